@@ -1,0 +1,1 @@
+"""Dragontable: an authoritative game server for Dorasure and Dorn."""

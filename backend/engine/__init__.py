@@ -1,0 +1,1 @@
+"""The pure, game-agnostic engine: the game contract, RNG, replay, board geometry."""

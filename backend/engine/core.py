@@ -1,0 +1,190 @@
+"""The game contract every game implements, and the value types around it.
+
+A game is data plus pure functions (see docs/architecture.md).  Nothing in this
+package may import web, database, asyncio, clock or global-random code: a test
+(tests/engine/test_purity.py) enforces it, because the server, the simulator and
+replays all depend on ``apply`` being a pure function of (state, seat, action).
+
+Conventions shared by all games:
+
+* A *seat* is a short string chosen by the game (``"ninja"``, ``"keeper"``...).
+  It comes from the authenticated connection, never from the action itself.
+* An *action* is a JSON-safe ``dict`` with a ``"type"`` key.  Two actions are the
+  same action when they compare equal, so ``legal_actions`` lists them in a
+  canonical form and ``validate`` accepts exactly the listed ones.
+* A *state* is whatever the game likes, as long as ``encode_state`` turns it into
+  JSON-safe data (used for hashing and snapshots) and ``decode_state`` back.
+  ``apply`` never mutates the state it is given.
+* Decisions owed outside one's turn are *prompts* kept in the state: ``to_act``
+  names every seat that owes an answer and ``default_action`` gives the answer a
+  server applies when that seat's time runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+Seat = str
+Action = dict[str, Any]
+JSON = Any
+
+S = TypeVar("S")
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse.
+
+    ``code`` is a stable machine-readable reason (``"not_your_turn"``,
+    ``"die_too_low"``...); ``message`` says, in a player's words, which rule
+    forbids it.  Messages never mention hidden information.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidOptions(ValueError):
+    """Table options a game cannot be set up with (wrong player count, unknown hero...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat a table offers: its id and the label a lobby shows."""
+
+    seat: Seat
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for logs and animations.
+
+    ``to`` is ``None`` for a public event, otherwise the seats allowed to see it.
+    A game that must tell the public a redacted version of a private event emits
+    two events (one private, one public).
+    """
+
+    kind: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    to: frozenset[Seat] | None = None
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def as_dict(self) -> dict[str, JSON]:
+        return {"kind": self.kind, **dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Transition(Generic[S]):
+    state: S
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``result`` is a short id (``"players_win"``, ``"keeper_wins"``...), ``winners``
+    the seats that won (empty when nobody did) and ``reason`` a sentence for people.
+    """
+
+    result: str
+    winners: frozenset[Seat]
+    reason: str
+
+    def as_dict(self) -> dict[str, JSON]:
+        return {"result": self.result, "winners": sorted(self.winners), "reason": self.reason}
+
+
+@runtime_checkable
+class Game(Protocol[S]):
+    """What the server, the simulator, replays and the conformance test rely on."""
+
+    name: str
+    title: str
+    rules_version: int
+
+    def normalize_options(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Fill defaults and check table options; raise InvalidOptions with a clear message."""
+        ...
+
+    def seats(self, options: Mapping[str, JSON]) -> list[SeatInfo]:
+        """The seats a table with these (normalized) options has, in turn order."""
+        ...
+
+    def initial_state(self, seed: bytes, options: Mapping[str, JSON]) -> S: ...
+
+    def to_act(self, state: S) -> frozenset[Seat]:
+        """Every seat that may act now (the player on turn, and any owing a prompt)."""
+        ...
+
+    def legal_actions(self, state: S, seat: Seat) -> list[Action]: ...
+
+    def validate(self, state: S, seat: Seat, action: Action) -> None:
+        """Raise IllegalAction unless ``seat`` may take ``action`` now."""
+        ...
+
+    def apply(self, state: S, seat: Seat, action: Action) -> Transition[S]:
+        """Validate, then return the next state and the events; never mutates ``state``."""
+        ...
+
+    def default_action(self, state: S, seat: Seat) -> Action | None:
+        """The answer applied when ``seat`` times out (prompt default, or ending the turn)."""
+        ...
+
+    def view(self, state: S, seat: Seat | None, *, reveal: bool = False) -> dict[str, JSON]:
+        """What ``seat`` may see (``None``: a spectator).  JSON-safe.
+
+        ``reveal=True`` shows everything except the RNG state; it is only used for
+        finished games (replays).
+        """
+        ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def encode_state(self, state: S) -> dict[str, JSON]: ...
+
+    def decode_state(self, data: Mapping[str, JSON]) -> S: ...
+
+    def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Options for a simulated game: ``players`` seats (None: the game picks), varied by
+        ``rng`` (an engine Rng) where the table would choose (heroes...), then ``overrides``."""
+        ...
+
+    def secrets(self, state: S, seat: Seat | None) -> set[str]:
+        """Strings that must not appear in anything ``seat`` receives now.
+
+        Used by the leak tests: identities of face-down tiles, cards in other
+        hands, deck and bag contents that are not otherwise public.  The seed is
+        checked separately by the harness.
+        """
+        ...
+
+
+def check_action_shape(action: object) -> Action:
+    """Refuse anything that is not an action-shaped dict, with a player-readable reason."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("malformed_action", "An action must be an object with a 'type'.")
+    return action
+
+
+def require_listed(legal: Sequence[Action], action: Action, *, why: str) -> None:
+    """Generic fallback check: an action is legal when it is listed."""
+    if action not in legal:
+        raise IllegalAction("not_allowed", why)

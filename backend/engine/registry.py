@@ -1,0 +1,35 @@
+"""Game names → game objects.
+
+Games are imported lazily so that loading one game never pays for another.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from .core import Game
+
+# name -> "module:attribute" of a Game instance
+_GAMES: dict[str, str] = {
+    "dorasure": "backend.games.dorasure.game:GAME",
+    "dorn": "backend.games.dorn.game:GAME",
+}
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+def game_names() -> list[str]:
+    return sorted(_GAMES)
+
+
+@cache
+def get_game(name: str) -> Game:
+    try:
+        target = _GAMES[name]
+    except KeyError:
+        raise UnknownGame(name) from None
+    module_name, attr = target.split(":")
+    return getattr(importlib.import_module(module_name), attr)
