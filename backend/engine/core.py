@@ -128,6 +128,13 @@ class Game(Protocol[S]):
         """The seats a table with these (normalized) options has, in turn order."""
         ...
 
+    def static_info(self, options: Mapping[str, JSON]) -> dict[str, JSON]:
+        """What never changes during a table's life (board layout, charts, names).
+
+        Sent once to each connection (it is public), so views stay small.
+        """
+        ...
+
     def initial_state(self, seed: bytes, options: Mapping[str, JSON]) -> S: ...
 
     def to_act(self, state: S) -> frozenset[Seat]:
