@@ -1,0 +1,211 @@
+// One WebSocket to /ws/tables/{id} for one seat (or a spectator), per docs/protocol.md.
+// It reconnects with exponential backoff and resyncs from the last seq it saw;
+// listeners get "state", "welcome", "update", "ack", "rejected", "chat",
+// "presence", "finished" and "error" events (CustomEvent, message in .detail).
+
+const BACKOFF_START_MS = 500;
+const BACKOFF_MAX_MS = 10000;
+const PING_EVERY_MS = 20000;
+
+let actionCounter = 0;
+
+function newActionId() {
+  actionCounter += 1;
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return `a${Date.now().toString(36)}-${random[0].toString(36)}${random[1].toString(36)}-${actionCounter}`;
+}
+
+export class TableConnection extends EventTarget {
+  /**
+   * @param {string} tableId
+   * @param {string|null} seatToken null for a spectator
+   * @param {{seat?: string|null, url?: string}} opts
+   */
+  constructor(tableId, seatToken, opts = {}) {
+    super();
+    this.tableId = tableId;
+    this.seatToken = seatToken;
+    this.seat = opts.seat ?? null;
+    this.url =
+      opts.url ||
+      `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+    this.lastSeq = null;
+    this.state = "idle"; // idle | connecting | open | reconnecting | closed | refused
+    this.attempt = 0;
+    this.ws = null;
+    this.pending = new Map(); // action_id -> {resolve, reject}
+    this.stopped = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.nextRetryAt = null;
+    this._onOnline = () => this._retryNow();
+    window.addEventListener("online", this._onOnline);
+  }
+
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  _setState(state, reason = "") {
+    this.state = state;
+    this._emit("state", { state, reason, attempt: this.attempt, nextRetryAt: this.nextRetryAt });
+  }
+
+  open() {
+    this.stopped = false;
+    this._connect();
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    window.removeEventListener("online", this._onOnline);
+    if (this.ws) this.ws.close(1000, "bye");
+    this._setState("closed");
+  }
+
+  /** Drop the socket (as a network cut would) and let the reconnect logic heal it. */
+  simulateDrop() {
+    if (this.ws) this.ws.close(4000, "client drop");
+  }
+
+  _retryNow() {
+    if (this.stopped || this.state === "open" || this.state === "connecting") return;
+    clearTimeout(this.retryTimer);
+    this._connect();
+  }
+
+  _connect() {
+    clearTimeout(this.retryTimer);
+    this.nextRetryAt = null;
+    this._setState(this.attempt === 0 ? "connecting" : "reconnecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this._scheduleRetry(String(err));
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", seat_token: this.seatToken, last_seq: this.lastSeq }));
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this._handle(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      for (const [, p] of this.pending) p.reject({ code: "disconnected", message: "The connection dropped before the server answered." });
+      this.pending.clear();
+      if (this.stopped) return;
+      if (ev.code === 4401) {
+        this.stopped = true;
+        this._setState("refused", "This seat's token was not accepted.");
+        return;
+      }
+      this._scheduleRetry(ev.reason || `closed (${ev.code})`);
+    };
+    ws.onerror = () => {
+      // onclose follows; nothing else to do here.
+    };
+  }
+
+  _scheduleRetry(reason) {
+    this.attempt += 1;
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (this.attempt - 1));
+    const delay = base / 2 + Math.random() * (base / 2); // jitter so a server restart is not stampeded
+    this.nextRetryAt = Date.now() + delay;
+    this._setState("reconnecting", reason);
+    this.retryTimer = setTimeout(() => this._connect(), delay);
+  }
+
+  _handle(msg) {
+    switch (msg.type) {
+      case "welcome": {
+        this.attempt = 0;
+        this.seat = msg.seat ?? this.seat;
+        const missed = Array.isArray(msg.missed) ? msg.missed : [];
+        const resynced = this.lastSeq !== null && missed.length === 0 && msg.seq > this.lastSeq;
+        for (const update of missed) {
+          if (this.lastSeq === null || update.seq > this.lastSeq) {
+            this.lastSeq = update.seq;
+            this._emit("update", { ...update, replayed: true });
+          }
+        }
+        this.lastSeq = msg.seq;
+        this._setState("open");
+        clearInterval(this.pingTimer);
+        this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+        this._emit("welcome", { ...msg, resynced });
+        break;
+      }
+      case "update": {
+        if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // duplicate
+        if (this.lastSeq !== null && msg.seq > this.lastSeq + 1) {
+          // A gap: something was lost. Reconnect; the hello carries lastSeq and the server resends.
+          this.simulateDrop();
+          return;
+        }
+        this.lastSeq = msg.seq;
+        this._emit("update", msg);
+        break;
+      }
+      case "ack": {
+        const p = this.pending.get(msg.action_id);
+        this.pending.delete(msg.action_id);
+        if (p) p.resolve(msg);
+        this._emit("ack", msg);
+        break;
+      }
+      case "rejected": {
+        const p = this.pending.get(msg.action_id);
+        this.pending.delete(msg.action_id);
+        if (p) p.reject(msg);
+        this._emit("rejected", msg);
+        break;
+      }
+      case "error":
+        this._emit("error", msg);
+        break;
+      case "chat":
+      case "presence":
+      case "finished":
+        this._emit(msg.type, msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  /** Send a listed action verbatim; resolves on ack, rejects with {code, message}. */
+  act(action) {
+    const actionId = newActionId();
+    return new Promise((resolve, reject) => {
+      if (this.state !== "open") {
+        reject({ code: "offline", message: "Not connected to the table right now; reconnecting…" });
+        return;
+      }
+      this.pending.set(actionId, { resolve, reject });
+      this.send({ type: "act", seq: this.lastSeq, action_id: actionId, action });
+    });
+  }
+
+  chat(text) {
+    return this.send({ type: "chat", text });
+  }
+}

@@ -1,0 +1,1053 @@
+// Dorasure on a hex Canvas, drawn only from what the server sends:
+// `static` (welcome.static = the game's static_info: board spaces, meter, Dragon
+// health boxes, hero sheets) and each update's `view`, `legal` and `events`.
+// The client holds no rules: lit hexes and buttons are exactly the listed actions.
+import { fitLayout, HexLayout, SQRT3 } from "../hexlayout.js";
+import { h, titleCase } from "../ui.js";
+
+// Terrain look: a colour AND a glyph/pattern, so nothing depends on colour alone.
+export const TERRAIN_STYLE = {
+  plains: { fill: "#c5d98a", ink: "#6f8a35", label: "Plains (die 3+)" },
+  forest: { fill: "#3f7d4a", ink: "#1f4a28", label: "Forest (die 5+)" },
+  mountain: { fill: "#8c8177", ink: "#4f4640", label: "Mountain (never enterable)" },
+  road: { fill: "#d9bf8c", ink: "#8f7243", label: "Road (any die)" },
+  city: { fill: "#b7b9c9", ink: "#4d5068", label: "The City (any die, rest +2)" },
+  village: { fill: "#e9b46c", ink: "#8a4f1d", label: "Village (any die, rest +2)" },
+  lake: { fill: "#5b9bd0", ink: "#dcefff", label: "Western Lake (any die)" },
+  razed: { fill: "#6b5a55", ink: "#f08a4b", label: "Razed Belk (road-type)" },
+};
+
+const HERO_COLORS = {
+  ninja: "#2b2d42",
+  gladiator: "#c0392b",
+  samurai: "#8e44ad",
+  hunter: "#27ae60",
+  werewolf: "#7f5539",
+  shaman: "#16a085",
+  minstrel: "#e67e22",
+  magician: "#2980b9",
+  prince: "#d4ac0d",
+  paladin: "#ecf0f1",
+  vampire: "#641e16",
+  grand_master: "#34495e",
+};
+
+const ATTRS = [
+  ["move", "Move"],
+  ["plains_danger", "Danger (plains)"],
+  ["forest_danger", "Danger (forest)"],
+  ["combat", "Combat"],
+  ["search", "Search"],
+  ["knowledge", "Knowledge"],
+];
+
+function heroColor(id, index) {
+  return HERO_COLORS[id] || `hsl(${(index * 67) % 360} 55% 45%)`;
+}
+
+function ink(color) {
+  // Light tokens get dark letters.
+  const m = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!m) return "#fff";
+  const n = parseInt(m[1], 16);
+  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return lum > 160 ? "#1b1b1b" : "#fff";
+}
+
+// --- reading the server's data (one place, so shape changes stay local) -------
+
+export function boardSpaces(stat) {
+  const board = stat.board || stat;
+  return board.spaces || [];
+}
+
+function meterInfo(stat, view) {
+  const m = stat.meter || (stat.dragon && stat.dragon.meter) || {};
+  const v = view.meter;
+  const position = typeof v === "object" && v !== null ? v.position : v;
+  return {
+    length: m.length || 15,
+    fire: m.fire || [3, 6, 9, 12, 14],
+    final: m.final ?? (m.length || 15) - 1,
+    position: position ?? 0,
+  };
+}
+
+function healthInfo(stat, view) {
+  const hb = stat.health || stat.dragon_health || (stat.dragon && stat.dragon.health) || {};
+  const boxes = hb.boxes || 9;
+  const d = view.dragon || {};
+  const swords = view.swords ?? d.swords ?? (d.life !== undefined ? boxes - d.life : 0);
+  return { boxes, claws: hb.claws || [3, 6, 8], swords, life: boxes - swords };
+}
+
+function heroSheets(stat) {
+  const list = stat.heroes || (stat.hero_sheets ? Object.values(stat.hero_sheets) : []);
+  const out = {};
+  for (const sheet of Array.isArray(list) ? list : Object.values(list)) out[sheet.id] = sheet;
+  return out;
+}
+
+function heroesOf(view) {
+  const heroes = view.heroes || {};
+  const order = view.order || Object.keys(heroes);
+  return order.map((id, i) => ({ id, index: i, ...(heroes[id] || {}) }));
+}
+
+function heroPos(hero) {
+  return hero.space ?? hero.pos ?? hero.position ?? hero.at ?? null;
+}
+
+function mountainsOf(view) {
+  return view.mountains || {};
+}
+
+// --- the renderer ---------------------------------------------------------------
+
+export function createRenderer({ canvas, static: stat }) {
+  return new DorasureRenderer(canvas, stat || {});
+}
+
+class DorasureRenderer {
+  constructor(canvas, stat) {
+    this.canvas = canvas;
+    this.stat = stat;
+    this.spaces = boardSpaces(stat);
+    this.byId = new Map(this.spaces.map((s) => [s.id, s]));
+    this.byCoord = new Map(this.spaces.map((s) => [`${s.q},${s.r}`, s]));
+    this.cityNode = (stat.board && stat.board.city_node) || stat.city_node || "city";
+    this.sheets = heroSheets(stat);
+    this.view = null;
+    this.legal = [];
+    this.selection = null;
+    this.targets = new Map(); // space id -> [actions]
+    this.layout = new HexLayout(30, 0, 0);
+    this.cssWidth = 0;
+    this.cssHeight = 0;
+    this.pulse = 0;
+    this.resize();
+  }
+
+  // geometry ---------------------------------------------------------------------
+
+  resize() {
+    const parent = this.canvas.parentElement;
+    const width = Math.max(320, parent ? parent.clientWidth : 800);
+    // Keep the board's own aspect (about A4 landscape) and never taller than the window allows.
+    const unit = fitLayout(this.spaces, 1000, 1000, 0);
+    const aspect = this.boundsAspect(unit);
+    const maxH = Math.max(260, window.innerHeight - 190);
+    let w = width;
+    let hgt = Math.round(w / aspect);
+    if (hgt > maxH) {
+      hgt = maxH;
+      w = Math.round(hgt * aspect);
+    }
+    const dpr = window.devicePixelRatio || 1;
+    this.cssWidth = w;
+    this.cssHeight = hgt;
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${hgt}px`;
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(hgt * dpr);
+    this.dpr = dpr;
+    this.layout = fitLayout(this.spaces, w, hgt, 10);
+    this.draw();
+  }
+
+  boundsAspect() {
+    const unit = new HexLayout(1, 0, 0);
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    for (const s of this.spaces) {
+      const c = unit.hexToPixel(s.q, s.r);
+      minX = Math.min(minX, c.x - SQRT3 / 2);
+      maxX = Math.max(maxX, c.x + SQRT3 / 2);
+      minY = Math.min(minY, c.y - 1);
+      maxY = Math.max(maxY, c.y + 1);
+    }
+    return Number.isFinite(minX) ? (maxX - minX) / (maxY - minY) : 1.4;
+  }
+
+  /** Centre of hex (q, r) in CSS pixels, relative to the canvas' top-left corner. */
+  hexToPixel(q, r) {
+    return this.layout.hexToPixel(q, r);
+  }
+
+  spaceToPixel(id) {
+    const cells = this.cellsOf(id);
+    if (!cells.length) return null;
+    return this.layout.hexToPixel(cells[0].q, cells[0].r);
+  }
+
+  pixelToSpace(x, y) {
+    const hx = this.layout.pixelToHex(x, y);
+    const s = this.byCoord.get(`${hx.q},${hx.r}`);
+    return s || null;
+  }
+
+  /** The board hexes of a position id (the City node covers its three hexes). */
+  cellsOf(id) {
+    if (id === null || id === undefined) return [];
+    const direct = this.byId.get(id);
+    if (direct) return [direct];
+    if (id === this.cityNode) return this.spaces.filter((s) => s.terrain === "city");
+    return this.spaces.filter((s) => s.terrain === id);
+  }
+
+  /** Position id a hex stands for when clicked (a City hex means the City node). */
+  nodeOf(space) {
+    if (!space) return null;
+    return space.terrain === "city" ? this.cityNode : space.id;
+  }
+
+  terrainOf(space) {
+    const v = this.view || {};
+    if (space.id === "belk" && (v.razed || v.belk_razed)) return "razed";
+    const land = v.lands && v.lands[space.id];
+    if (land && typeof land === "object" && land.terrain) return land.terrain;
+    return space.terrain;
+  }
+
+  // state -------------------------------------------------------------------------
+
+  setState(view, { legal = [], selection = null } = {}) {
+    this.view = view || {};
+    this.legal = legal;
+    this.selection = selection;
+    this.targets = new Map();
+    for (const a of legal) {
+      if ((a.type === "move" || a.type === "step") && a.to !== undefined) {
+        if (a.type === "step" && selection !== null && selection !== undefined && a.die !== selection) continue;
+        const list = this.targets.get(a.to) || [];
+        list.push(a);
+        this.targets.set(a.to, list);
+      }
+    }
+    this.draw();
+  }
+
+  /** The listed action a click at (x, y) stands for, or an unlisted move to show the server's reason. */
+  actionAt(x, y, legal, { selection } = {}) {
+    const space = this.pixelToSpace(x, y);
+    if (!space) return null;
+    const node = this.nodeOf(space);
+    const moves = legal.filter((a) => a.type === "move" && a.to === node);
+    if (moves.length) return moves[0];
+    const steps = legal
+      .filter((a) => a.type === "step" && a.to === node && (selection === null || selection === undefined || a.die === selection))
+      .sort((a, b) => a.die - b.die);
+    if (steps.length) return steps[0]; // the smallest die that the server says can pay for it
+    const quest = legal.find((a) => (a.mountain === space.id || a.target === space.id) && a.type !== "move");
+    if (quest && legal.filter((a) => a.mountain === space.id).length === 1) return quest;
+    if (legal.some((a) => a.type === "move" || a.type === "step")) {
+      // Not listed: ask anyway, so the player reads the rule that forbids it.
+      return { type: "move", to: node };
+    }
+    return null;
+  }
+
+  clickableAt(x, y) {
+    const space = this.pixelToSpace(x, y);
+    return Boolean(space && this.targets.has(this.nodeOf(space)));
+  }
+
+  tooltipAt(x, y) {
+    const space = this.pixelToSpace(x, y);
+    if (!space) return null;
+    const terrain = this.terrainOf(space);
+    const parts = [space.name || TERRAIN_STYLE[terrain]?.label.split(" (")[0] || titleCase(terrain)];
+    parts.push(TERRAIN_STYLE[terrain]?.label || titleCase(terrain));
+    if (space.fang_site || space.fang) parts.push("Fang site");
+    const mount = mountainsOf(this.view || {})[space.id];
+    if (mount) parts.push(this.questSummary(mount));
+    const here = heroesOf(this.view || {}).filter((hero) => this.cellsOf(heroPos(hero)).some((c) => c.id === space.id));
+    if (here.length) parts.push(`Here: ${here.map((x) => this.heroName(x.id)).join(", ")}`);
+    return parts.join(" · ");
+  }
+
+  heroName(id) {
+    return this.sheets[id]?.name || titleCase(id);
+  }
+
+  questSummary(m) {
+    const quest = m.quest || m.tile || null;
+    const state = m.state || (quest ? "revealed" : "hidden");
+    const q = typeof quest === "object" && quest ? quest : {};
+    const name = q.name || (typeof quest === "string" ? titleCase(quest) : "");
+    if (state === "hidden" || (!name && state !== "solved")) return "Quest: face down";
+    const flags = m.flags ? `, ${m.flags} flag${m.flags > 1 ? "s" : ""}` : "";
+    const reward = m.reward ? `; reward: ${typeof m.reward === "object" ? m.reward.name || titleCase(m.reward.id) : titleCase(m.reward)}` : "";
+    const need = q.attribute ? ` — ${titleCase(q.attribute)} ${q.target}+` : "";
+    return `${state === "solved" ? "Solved: " : "Quest: "}${name}${need}${flags}${reward}`;
+  }
+
+  // drawing -------------------------------------------------------------------------
+
+  draw() {
+    const ctx = this.canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(this.dpr || 1, 0, 0, this.dpr || 1, 0, 0);
+    ctx.clearRect(0, 0, this.cssWidth, this.cssHeight);
+    this.drawBackdrop(ctx);
+    for (const s of this.spaces) this.drawSpace(ctx, s);
+    this.drawCityOutline(ctx);
+    for (const s of this.spaces) this.drawLabel(ctx, s);
+    if (this.view) {
+      this.drawMountains(ctx);
+      this.drawTargets(ctx);
+      this.drawHeroes(ctx);
+      this.drawTracks(ctx);
+    }
+  }
+
+  drawBackdrop(ctx) {
+    const g = ctx.createLinearGradient(0, 0, 0, this.cssHeight);
+    g.addColorStop(0, "#2a2f3a");
+    g.addColorStop(1, "#1d2129");
+    ctx.fillStyle = g;
+    ctx.beginPath();
+    ctx.roundRect(0, 0, this.cssWidth, this.cssHeight, 10);
+    ctx.fill();
+  }
+
+  hexPath(ctx, q, r, inset = 0) {
+    const pts = this.layout.corners(q, r, inset);
+    ctx.beginPath();
+    ctx.moveTo(pts[0].x, pts[0].y);
+    for (let i = 1; i < 6; i += 1) ctx.lineTo(pts[i].x, pts[i].y);
+    ctx.closePath();
+  }
+
+  drawSpace(ctx, s) {
+    const terrain = this.terrainOf(s);
+    const style = TERRAIN_STYLE[terrain] || { fill: "#999", ink: "#333" };
+    const size = this.layout.size;
+    const c = this.layout.hexToPixel(s.q, s.r);
+    ctx.save();
+    this.hexPath(ctx, s.q, s.r, 1);
+    ctx.fillStyle = style.fill;
+    ctx.fill();
+    ctx.clip();
+    ctx.strokeStyle = style.ink;
+    ctx.fillStyle = style.ink;
+    ctx.lineWidth = Math.max(1, size * 0.05);
+    ctx.lineCap = "round";
+    const k = size / 30;
+    switch (terrain) {
+      case "plains":
+        this.glyphGrass(ctx, c, k);
+        break;
+      case "forest":
+        this.glyphTrees(ctx, c, k);
+        break;
+      case "mountain":
+        this.glyphPeaks(ctx, c, k);
+        break;
+      case "road":
+        this.glyphRoad(ctx, c, k);
+        break;
+      case "city":
+        this.glyphTowers(ctx, c, k);
+        break;
+      case "village":
+        this.glyphHouses(ctx, c, k);
+        break;
+      case "lake":
+        this.glyphWaves(ctx, c, k);
+        break;
+      case "razed":
+        this.glyphRuins(ctx, c, k);
+        break;
+      default:
+        break;
+    }
+    ctx.restore();
+    this.hexPath(ctx, s.q, s.r, 1);
+    ctx.strokeStyle = "rgba(20,22,28,0.85)";
+    ctx.lineWidth = Math.max(1, size * 0.045);
+    ctx.stroke();
+    if (s.fang_site || s.fang) this.glyphFang(ctx, c, k);
+  }
+
+  glyphGrass(ctx, c, k) {
+    for (const [dx, dy] of [[-12, -10], [8, -12], [-4, 4], [12, 6], [-14, 12], [2, 16]]) {
+      const x = c.x + dx * k;
+      const y = c.y + dy * k;
+      ctx.beginPath();
+      ctx.moveTo(x - 3 * k, y - 4 * k);
+      ctx.lineTo(x, y);
+      ctx.lineTo(x + 3 * k, y - 4 * k);
+      ctx.moveTo(x, y);
+      ctx.lineTo(x, y - 5 * k);
+      ctx.stroke();
+    }
+  }
+
+  glyphTrees(ctx, c, k) {
+    for (const [dx, dy] of [[-10, -6], [9, -9], [0, 6], [-14, 12], [14, 10]]) {
+      const x = c.x + dx * k;
+      const y = c.y + dy * k;
+      ctx.beginPath();
+      ctx.moveTo(x, y - 9 * k);
+      ctx.lineTo(x + 6 * k, y + 3 * k);
+      ctx.lineTo(x - 6 * k, y + 3 * k);
+      ctx.closePath();
+      ctx.fillStyle = "#1e4a27";
+      ctx.fill();
+      ctx.fillStyle = "#5c3b1e";
+      ctx.fillRect(x - 1.2 * k, y + 3 * k, 2.4 * k, 3 * k);
+    }
+  }
+
+  glyphPeaks(ctx, c, k) {
+    ctx.fillStyle = "#6b625a";
+    ctx.beginPath();
+    ctx.moveTo(c.x - 20 * k, c.y + 14 * k);
+    ctx.lineTo(c.x - 6 * k, c.y - 14 * k);
+    ctx.lineTo(c.x + 4 * k, c.y + 2 * k);
+    ctx.lineTo(c.x + 10 * k, c.y - 8 * k);
+    ctx.lineTo(c.x + 22 * k, c.y + 14 * k);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = "#f2f2f2";
+    ctx.beginPath();
+    ctx.moveTo(c.x - 6 * k, c.y - 14 * k);
+    ctx.lineTo(c.x - 10 * k, c.y - 6 * k);
+    ctx.lineTo(c.x - 2 * k, c.y - 6 * k);
+    ctx.closePath();
+    ctx.fill();
+  }
+
+  glyphRoad(ctx, c, k) {
+    ctx.setLineDash([5 * k, 4 * k]);
+    ctx.lineWidth = 3 * k;
+    ctx.beginPath();
+    ctx.moveTo(c.x, c.y - 30 * k);
+    ctx.quadraticCurveTo(c.x + 10 * k, c.y, c.x, c.y + 30 * k);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+
+  glyphTowers(ctx, c, k) {
+    ctx.fillStyle = "#5d6079";
+    const base = c.y + 8 * k;
+    ctx.fillRect(c.x - 16 * k, base - 10 * k, 32 * k, 10 * k);
+    for (const dx of [-16, -4, 8]) {
+      ctx.fillRect(c.x + dx * k, base - 20 * k, 8 * k, 10 * k);
+      ctx.fillRect(c.x + dx * k, base - 23 * k, 2.5 * k, 3 * k);
+      ctx.fillRect(c.x + (dx + 5.5) * k, base - 23 * k, 2.5 * k, 3 * k);
+    }
+  }
+
+  glyphHouses(ctx, c, k) {
+    for (const [dx, dy] of [[-9, -2], [8, -6]]) {
+      const x = c.x + dx * k;
+      const y = c.y + dy * k;
+      ctx.fillStyle = "#8a4f1d";
+      ctx.beginPath();
+      ctx.moveTo(x - 7 * k, y);
+      ctx.lineTo(x, y - 7 * k);
+      ctx.lineTo(x + 7 * k, y);
+      ctx.closePath();
+      ctx.fill();
+      ctx.fillStyle = "#fff4df";
+      ctx.fillRect(x - 5 * k, y, 10 * k, 8 * k);
+      ctx.fillStyle = "#8a4f1d";
+      ctx.fillRect(x - 1.5 * k, y + 3 * k, 3 * k, 5 * k);
+    }
+  }
+
+  glyphWaves(ctx, c, k) {
+    ctx.lineWidth = 2 * k;
+    for (const dy of [-10, -2, 6, 14]) {
+      ctx.beginPath();
+      for (let i = -3; i <= 3; i += 1) {
+        const x = c.x + i * 6 * k;
+        const y = c.y + dy * k + (i % 2 === 0 ? -2 : 2) * k;
+        if (i === -3) ctx.moveTo(x, y);
+        else ctx.lineTo(x, y);
+      }
+      ctx.stroke();
+    }
+  }
+
+  glyphRuins(ctx, c, k) {
+    ctx.fillStyle = "#3b302d";
+    ctx.fillRect(c.x - 14 * k, c.y + 2 * k, 6 * k, 8 * k);
+    ctx.fillRect(c.x + 6 * k, c.y - 2 * k, 6 * k, 12 * k);
+    ctx.fillStyle = "#f08a4b";
+    for (const [dx, dy, s] of [[-4, -6, 1], [2, -10, 0.8], [-10, -4, 0.7]]) {
+      const x = c.x + dx * k;
+      const y = c.y + dy * k;
+      ctx.beginPath();
+      ctx.moveTo(x, y - 8 * k * s);
+      ctx.quadraticCurveTo(x + 6 * k * s, y, x, y + 6 * k * s);
+      ctx.quadraticCurveTo(x - 6 * k * s, y, x, y - 8 * k * s);
+      ctx.fill();
+    }
+  }
+
+  glyphFang(ctx, c, k) {
+    // A white fang in the hex's upper-right: marks a Fang expansion site.
+    const x = c.x + 13 * k;
+    const y = c.y - 15 * k;
+    ctx.fillStyle = "#fffaf0";
+    ctx.strokeStyle = "#3a2a20";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(x - 4 * k, y - 3 * k);
+    ctx.lineTo(x + 4 * k, y - 3 * k);
+    ctx.lineTo(x, y + 6 * k);
+    ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+  }
+
+  drawCityOutline(ctx) {
+    // The three City hexes are one location: a shared golden rim says so.
+    const city = this.spaces.filter((s) => s.terrain === "city");
+    ctx.save();
+    ctx.strokeStyle = "#e8c547";
+    ctx.lineWidth = Math.max(1.5, this.layout.size * 0.07);
+    for (const s of city) {
+      this.hexPath(ctx, s.q, s.r, this.layout.size * 0.08);
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
+
+  drawLabel(ctx, s) {
+    const terrain = this.terrainOf(s);
+    let text = s.name;
+    if (terrain === "razed") text = `${s.name || "Belk"} (razed)`;
+    if (!text || terrain === "mountain") return;
+    if (terrain === "city" && s.id !== this.spaces.filter((x) => x.terrain === "city")[0]?.id) return;
+    const c = this.layout.hexToPixel(s.q, s.r);
+    this.label(ctx, text, c.x, c.y + this.layout.size * 0.62, Math.max(9, this.layout.size * 0.27));
+  }
+
+  label(ctx, text, x, y, px, { color = "#fff", bg = "rgba(15,17,22,0.72)" } = {}) {
+    ctx.save();
+    ctx.font = `600 ${px}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    const w = ctx.measureText(text).width + px * 0.7;
+    ctx.fillStyle = bg;
+    ctx.beginPath();
+    ctx.roundRect(x - w / 2, y - px * 0.68, w, px * 1.36, px * 0.4);
+    ctx.fill();
+    ctx.fillStyle = color;
+    ctx.fillText(text, x, y + px * 0.04);
+    ctx.restore();
+  }
+
+  wrap(ctx, text, maxWidth) {
+    const words = String(text).split(/\s+/);
+    const lines = [];
+    let line = "";
+    for (const w of words) {
+      const test = line ? `${line} ${w}` : w;
+      if (ctx.measureText(test).width > maxWidth && line) {
+        lines.push(line);
+        line = w;
+      } else line = test;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  drawMountains(ctx) {
+    const mounts = mountainsOf(this.view);
+    const size = this.layout.size;
+    for (const [id, m] of Object.entries(mounts)) {
+      const s = this.byId.get(id);
+      if (!s) continue;
+      const c = this.layout.hexToPixel(s.q, s.r);
+      const quest = m.quest && typeof m.quest === "object" ? m.quest : null;
+      const state = m.state || (quest ? "revealed" : "hidden");
+      const w = size * 1.42;
+      const hgt = size * 1.12;
+      const x = c.x - w / 2;
+      const y = c.y - hgt / 2 - size * 0.1;
+      ctx.save();
+      ctx.shadowColor = "rgba(0,0,0,0.45)";
+      ctx.shadowBlur = 4;
+      ctx.beginPath();
+      ctx.roundRect(x, y, w, hgt, size * 0.12);
+      ctx.fillStyle = state === "hidden" ? "#8e2430" : state === "solved" ? "#2f7a4f" : "#f6ecd2";
+      ctx.fill();
+      ctx.shadowBlur = 0;
+      ctx.lineWidth = Math.max(1, size * 0.05);
+      ctx.strokeStyle = state === "hidden" ? "#f0c36b" : state === "solved" ? "#b8f0c8" : "#8e2430";
+      ctx.stroke();
+      const fs = Math.max(8, size * 0.24);
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      if (state === "hidden") {
+        ctx.fillStyle = "#f0c36b";
+        ctx.font = `700 ${size * 0.62}px Georgia, serif`;
+        ctx.fillText("?", c.x, y + hgt * 0.48);
+        ctx.font = `600 ${fs * 0.85}px system-ui, sans-serif`;
+        ctx.fillText("Quest", c.x, y + hgt * 0.86);
+      } else {
+        const dark = state === "solved";
+        ctx.fillStyle = dark ? "#fff" : "#3a1c1c";
+        ctx.font = `700 ${fs}px system-ui, sans-serif`;
+        const name = quest ? quest.name || titleCase(quest.id || "") : titleCase(m.quest || "");
+        const lines = this.wrap(ctx, (state === "solved" ? "✓ " : "") + name, w - 6).slice(0, 2);
+        lines.forEach((ln, i) => ctx.fillText(ln, c.x, y + fs * (0.95 + i * 1.1)));
+        ctx.font = `600 ${fs * 0.9}px system-ui, sans-serif`;
+        let detail = "";
+        if (state === "solved") {
+          const r = m.reward;
+          detail = r ? (typeof r === "object" ? r.name || titleCase(r.id) : titleCase(r)) : "solved";
+        } else if (quest && quest.attribute) detail = `${titleCase(quest.attribute)} ${quest.target}+`;
+        if (detail) ctx.fillText(this.wrap(ctx, detail, w - 4)[0], c.x, y + hgt - fs * 0.75);
+      }
+      ctx.restore();
+      const flags = m.flags || 0;
+      for (let i = 0; i < flags; i += 1) this.drawFlag(ctx, x + w - size * 0.1 - i * size * 0.24, y - size * 0.05, size);
+      this.label(ctx, s.name, c.x, c.y + size * 0.72, Math.max(8, size * 0.24), { bg: "rgba(60,50,45,0.85)" });
+    }
+  }
+
+  drawFlag(ctx, x, y, size) {
+    ctx.save();
+    ctx.strokeStyle = "#222";
+    ctx.lineWidth = Math.max(1, size * 0.04);
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x, y - size * 0.4);
+    ctx.stroke();
+    ctx.fillStyle = "#f4d03f";
+    ctx.beginPath();
+    ctx.moveTo(x, y - size * 0.4);
+    ctx.lineTo(x + size * 0.22, y - size * 0.32);
+    ctx.lineTo(x, y - size * 0.24);
+    ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  drawTargets(ctx) {
+    if (!this.targets.size) return;
+    ctx.save();
+    for (const [node] of this.targets) {
+      for (const cell of this.cellsOf(node)) {
+        this.hexPath(ctx, cell.q, cell.r, this.layout.size * 0.1);
+        ctx.fillStyle = "rgba(255, 244, 140, 0.28)";
+        ctx.fill();
+        ctx.lineWidth = Math.max(2, this.layout.size * 0.1);
+        ctx.strokeStyle = "#fff48c";
+        ctx.setLineDash([this.layout.size * 0.25, this.layout.size * 0.12]);
+        ctx.stroke();
+      }
+    }
+    ctx.restore();
+  }
+
+  /** Token centres (CSS px) for each hero, spread when several share a space. */
+  tokenPositions() {
+    const out = new Map();
+    const groups = new Map();
+    for (const hero of heroesOf(this.view || {})) {
+      const pos = heroPos(hero);
+      const cells = this.cellsOf(pos);
+      if (!cells.length) continue;
+      const key = pos;
+      if (!groups.has(key)) groups.set(key, { cells, heroes: [] });
+      groups.get(key).heroes.push(hero);
+    }
+    const size = this.layout.size;
+    for (const { cells, heroes } of groups.values()) {
+      heroes.forEach((hero, i) => {
+        // Spread a crowd over the City's hexes first, then around each centre.
+        const cell = cells[i % cells.length];
+        const slot = Math.floor(i / cells.length);
+        const perCell = Math.ceil(heroes.length / cells.length);
+        const c = this.layout.hexToPixel(cell.q, cell.r);
+        if (perCell <= 1) {
+          out.set(hero.id, { x: c.x, y: c.y - size * 0.08 });
+          return;
+        }
+        const angle = (2 * Math.PI * slot) / perCell - Math.PI / 2;
+        const rad = size * (perCell > 3 ? 0.45 : 0.36);
+        out.set(hero.id, { x: c.x + rad * Math.cos(angle), y: c.y - size * 0.08 + rad * Math.sin(angle) });
+      });
+    }
+    return out;
+  }
+
+  tokenPixel(heroId) {
+    return this.tokenPositions().get(heroId) || null;
+  }
+
+  heroTokenColor(heroId) {
+    const heroes = heroesOf(this.view || {});
+    const hero = heroes.find((x) => x.id === heroId);
+    return heroColor(heroId, hero ? hero.index : 0);
+  }
+
+  drawHeroes(ctx) {
+    const positions = this.tokenPositions();
+    const heroes = heroesOf(this.view);
+    const crowd = Math.max(1, ...[...positions.values()].map(() => 1));
+    const size = this.layout.size;
+    const current = this.view.current || this.view.turn?.hero || null;
+    for (const hero of heroes) {
+      const p = positions.get(hero.id);
+      if (!p) continue;
+      const sharing = heroes.filter((o) => heroPos(o) === heroPos(hero)).length;
+      const radius = size * (sharing > 1 ? 0.27 : 0.36) * crowd;
+      const color = heroColor(hero.id, hero.index);
+      ctx.save();
+      if (hero.id === current) {
+        ctx.beginPath();
+        ctx.arc(p.x, p.y, radius + size * 0.1, 0, 2 * Math.PI);
+        ctx.fillStyle = "rgba(255, 230, 90, 0.9)";
+        ctx.fill();
+      }
+      ctx.shadowColor = "rgba(0,0,0,0.5)";
+      ctx.shadowBlur = 3;
+      ctx.beginPath();
+      ctx.arc(p.x, p.y, radius, 0, 2 * Math.PI);
+      ctx.fillStyle = color;
+      ctx.fill();
+      ctx.shadowBlur = 0;
+      ctx.lineWidth = Math.max(1.5, size * 0.06);
+      ctx.strokeStyle = "#fff";
+      ctx.stroke();
+      ctx.fillStyle = ink(color);
+      ctx.font = `800 ${radius * 0.95}px system-ui, sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      const name = this.heroName(hero.id);
+      ctx.fillText(name.slice(0, 2), p.x, p.y + radius * 0.05);
+      if (hero.dead) {
+        ctx.strokeStyle = "#e74c3c";
+        ctx.lineWidth = Math.max(2, size * 0.08);
+        ctx.beginPath();
+        ctx.moveTo(p.x - radius, p.y - radius);
+        ctx.lineTo(p.x + radius, p.y + radius);
+        ctx.moveTo(p.x + radius, p.y - radius);
+        ctx.lineTo(p.x - radius, p.y + radius);
+        ctx.stroke();
+      }
+      ctx.restore();
+    }
+  }
+
+  /** The empty lower-right of the board holds the meter (bottom) and the Dragon's health (above it). */
+  trackAreas() {
+    const L = this.layout;
+    const size = L.size;
+    const w = L.width;
+    const spaces = this.spaces;
+    const maxR = Math.max(...spaces.map((s) => s.r));
+    const rightEdge = Math.max(...spaces.map((s) => L.hexToPixel(s.q, s.r).x)) + w / 2;
+    const bottomRowRight = Math.max(...spaces.filter((s) => s.r === maxR).map((s) => L.hexToPixel(s.q, s.r).x)) + w / 2;
+    const rowAbove = spaces.filter((s) => s.r === maxR - 1);
+    const rowAboveRight = Math.max(...rowAbove.map((s) => L.hexToPixel(s.q, s.r).x)) + w / 2;
+    const yBottom = L.hexToPixel(0, maxR).y;
+    const meter = { x: bottomRowRight + size * 0.3, y: yBottom - size * 0.95, w: rightEdge - bottomRowRight - size * 0.4, h: size * 1.9 };
+    const healthRow = L.hexToPixel(0, maxR - 1).y;
+    const health = { x: rowAboveRight + size * 0.3, y: healthRow - size * 1.95, w: rightEdge - rowAboveRight - size * 0.4, h: size * 2.55 };
+    return { meter, health };
+  }
+
+  drawTracks(ctx) {
+    const { meter, health } = this.trackAreas();
+    this.drawMeter(ctx, meter);
+    this.drawHealth(ctx, health);
+  }
+
+  panel(ctx, r, title) {
+    ctx.save();
+    ctx.fillStyle = "rgba(44, 24, 20, 0.92)";
+    ctx.strokeStyle = "#b5472f";
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.roundRect(r.x, r.y, r.w, r.h, 8);
+    ctx.fill();
+    ctx.stroke();
+    const fs = Math.max(9, this.layout.size * 0.27);
+    ctx.font = `700 ${fs}px system-ui, sans-serif`;
+    ctx.fillStyle = "#ffd9c2";
+    ctx.textAlign = "left";
+    ctx.textBaseline = "top";
+    ctx.fillText(title, r.x + 8, r.y + 6);
+    ctx.restore();
+    return fs;
+  }
+
+  drawMeter(ctx, r) {
+    const m = meterInfo(this.stat, this.view);
+    const fs = this.panel(ctx, r, `Dragon Rampaging Meter  ${m.position}/${m.final}`);
+    const n = m.length;
+    const pad = 8;
+    const cell = Math.min((r.w - 2 * pad) / n, r.h - fs - 18);
+    const top = r.y + fs + 12;
+    const left = r.x + (r.w - cell * n) / 2;
+    this.meterCells = [];
+    for (let i = 0; i < n; i += 1) {
+      const x = left + i * cell;
+      const fire = m.fire.includes(i);
+      const passed = i <= m.position;
+      ctx.save();
+      ctx.beginPath();
+      ctx.roundRect(x + 1, top, cell - 2, cell - 2, 3);
+      ctx.fillStyle = fire ? (passed ? "#7a2a12" : "#e8643a") : passed ? "#4a3a33" : "#d9c9b3";
+      ctx.fill();
+      ctx.strokeStyle = i === m.final ? "#ffd34d" : "#2b1a15";
+      ctx.lineWidth = i === m.final ? 2 : 1;
+      ctx.stroke();
+      if (fire) this.flame(ctx, x + cell / 2, top + cell / 2, cell * 0.36, passed ? "#f5a25d" : "#fff1c2");
+      else {
+        ctx.fillStyle = passed ? "#bfae9e" : "#6d5a4a";
+        ctx.font = `600 ${cell * 0.42}px system-ui, sans-serif`;
+        ctx.textAlign = "center";
+        ctx.textBaseline = "middle";
+        ctx.fillText(String(i), x + cell / 2, top + cell / 2);
+      }
+      ctx.restore();
+      this.meterCells.push({ x: x + cell / 2, y: top + cell / 2 });
+    }
+    // The Dragon token.
+    const p = this.meterCells[Math.max(0, Math.min(n - 1, m.position))];
+    ctx.save();
+    ctx.translate(p.x, p.y - cell * 0.05);
+    ctx.rotate(Math.PI / 4);
+    ctx.fillStyle = "#c0392b";
+    ctx.strokeStyle = "#ffe08a";
+    ctx.lineWidth = 2;
+    const d = cell * 0.42;
+    ctx.fillRect(-d / 2, -d / 2, d, d);
+    ctx.strokeRect(-d / 2, -d / 2, d, d);
+    ctx.restore();
+  }
+
+  flame(ctx, x, y, s, color) {
+    ctx.save();
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    ctx.moveTo(x, y - s);
+    ctx.quadraticCurveTo(x + s, y - s * 0.1, x + s * 0.55, y + s * 0.75);
+    ctx.quadraticCurveTo(x, y + s * 1.05, x - s * 0.55, y + s * 0.75);
+    ctx.quadraticCurveTo(x - s, y - s * 0.1, x, y - s);
+    ctx.fill();
+    ctx.restore();
+  }
+
+  drawHealth(ctx, r) {
+    const hl = healthInfo(this.stat, this.view);
+    const fs = this.panel(ctx, r, `Dragon health  ${hl.life}/${hl.boxes}`);
+    const n = hl.boxes;
+    const pad = 8;
+    const cell = Math.min((r.w - 2 * pad) / n, r.h - fs - 22);
+    const top = r.y + fs + 14;
+    const left = r.x + (r.w - cell * n) / 2;
+    this.healthCells = [];
+    for (let i = 1; i <= n; i += 1) {
+      const x = left + (i - 1) * cell;
+      const covered = i <= hl.swords;
+      const claw = hl.claws.includes(i);
+      ctx.save();
+      ctx.beginPath();
+      ctx.roundRect(x + 1.5, top, cell - 3, cell * 1.2, 4);
+      ctx.fillStyle = covered ? "#3c4a5c" : "#f1e4d0";
+      ctx.fill();
+      ctx.strokeStyle = claw ? "#c0392b" : "#2b1a15";
+      ctx.lineWidth = claw ? 2 : 1;
+      ctx.stroke();
+      if (claw) {
+        // Three claw marks.
+        ctx.strokeStyle = covered ? "#e88" : "#b03a2e";
+        ctx.lineWidth = Math.max(1.2, cell * 0.07);
+        for (let j = -1; j <= 1; j += 1) {
+          ctx.beginPath();
+          ctx.moveTo(x + cell / 2 + j * cell * 0.18 - cell * 0.1, top + cell * 0.25);
+          ctx.lineTo(x + cell / 2 + j * cell * 0.18 + cell * 0.1, top + cell * 0.95);
+          ctx.stroke();
+        }
+      }
+      if (covered) {
+        // A sword.
+        ctx.strokeStyle = "#e8edf3";
+        ctx.lineWidth = Math.max(1.5, cell * 0.1);
+        ctx.beginPath();
+        ctx.moveTo(x + cell * 0.5, top + cell * 0.12);
+        ctx.lineTo(x + cell * 0.5, top + cell * 1.0);
+        ctx.moveTo(x + cell * 0.28, top + cell * 0.8);
+        ctx.lineTo(x + cell * 0.72, top + cell * 0.8);
+        ctx.stroke();
+      }
+      ctx.restore();
+      this.healthCells.push({ x: x + cell / 2, y: top + cell * 0.6 });
+    }
+    ctx.save();
+    ctx.font = `500 ${Math.max(8, fs * 0.8)}px system-ui, sans-serif`;
+    ctx.fillStyle = "#ffd9c2";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    ctx.fillText("claw boxes strike back", r.x + r.w / 2, top + cell * 1.3);
+    ctx.restore();
+  }
+
+  // side panels, controls, events -------------------------------------------------------
+
+  heroPanels(view, { mine = [], active = null, toAct = [], connected = new Set(), table } = {}) {
+    const heroes = heroesOf(view || {});
+    const current = view.current || null;
+    const seatOf = (id) => (table && table.seats.find((s) => s.seat === id)) || null;
+    return h(
+      "div.hero-grid",
+      {},
+      heroes.map((hero) => {
+        const sheet = this.sheets[hero.id] || {};
+        const color = heroColor(hero.id, hero.index);
+        const maxH = hero.max_health ?? sheet.max_health ?? hero.health;
+        const res = hero.resources || hero.resource;
+        const seat = seatOf(hero.id);
+        const attrs = hero.attributes || hero.attrs || hero;
+        const resName = sheet.resource ? sheet.resource.name : null;
+        return h(
+          `article.hero-card${hero.id === current ? ".current" : ""}${toAct.includes(hero.id) ? ".due" : ""}${mine.includes(hero.id) ? ".mine" : ""}${hero.dead ? ".dead" : ""}`,
+          { dataset: { hero: hero.id } },
+          h(
+            "header",
+            {},
+            h("span.token", { style: { background: color, color: ink(color) } }, this.heroName(hero.id).slice(0, 2)),
+            h("strong", {}, this.heroName(hero.id)),
+            seat && seat.player_name ? h("span.small.muted", {}, seat.player_name, seat.taken && !connected.has(hero.id) && connected.size ? " (away)" : "") : null,
+            hero.id === current ? h("span.badge.badge-live", {}, "turn") : null,
+          ),
+          h(
+            "div.hero-stats",
+            {},
+            statBar("Health", hero.health, maxH, "health"),
+            resourceLine(res, resName, sheet),
+            h("div.stat-line", {}, h("span", {}, "Level ", h("b", {}, hero.level ?? 1)), h("span", {}, "EXP ", h("b", {}, hero.exp ?? 0), hero.exp_next ? `/${hero.exp_next}` : "")),
+            h(
+              "div.attrs",
+              {},
+              ATTRS.filter(([k]) => attrs[k] !== undefined || sheet[k] !== undefined).map(([k, label]) =>
+                h("span.attr", { title: label }, h("small", {}, label.replace("Danger (plains)", "Dng P").replace("Danger (forest)", "Dng F").replace("Knowledge", "Know")), h("b", {}, attrs[k] ?? sheet[k])),
+              ),
+            ),
+            hero.status || hero.form || hero.trapped ? h("div.small.muted", {}, [hero.form && `Form: ${titleCase(hero.form)}`, hero.trapped && "Trapped", hero.status].filter(Boolean).join(" · ")) : null,
+          ),
+        );
+      }),
+    );
+  }
+
+  turnText(view) {
+    if (!view) return "";
+    const phase = view.phase ? `${titleCase(view.phase)} phase` : "";
+    const current = view.current ? `${this.heroName(view.current)}'s turn` : "";
+    const step = view.step ? ` — ${titleCase(view.step)}` : "";
+    return [current, phase].filter(Boolean).join(" · ") + step;
+  }
+
+  describeEvent(ev) {
+    return ev.text || null;
+  }
+
+  /** Dice rolls in a batch of events, for the dice tray. */
+  diceFromEvents(events) {
+    const rolls = [];
+    for (const ev of events) {
+      const dice = ev.dice || ev.faces || (ev.roll && ev.roll.dice);
+      if (!Array.isArray(dice) || !dice.length) continue;
+      const faces = dice.map((d) => (typeof d === "object" ? d.face ?? d.value : d)).filter((f) => Number.isInteger(f));
+      if (!faces.length) continue;
+      const who = ev.hero || ev.seat || ev.by;
+      const label = ev.label || [who ? this.heroName(who) : null, titleCase(ev.purpose || ev.kind || "roll")].filter(Boolean).join(": ");
+      rolls.push({ label, dice: faces });
+    }
+    return rolls;
+  }
+
+  actionLabel(a) {
+    const place = (id) => {
+      if (id === this.cityNode) return "the City";
+      const s = this.byId.get(id);
+      return s ? s.name || `${titleCase(s.terrain)} ${s.id}` : titleCase(id);
+    };
+    if (a.label) return a.label;
+    switch (a.type) {
+      case "move":
+        return `Move to ${place(a.to)}`;
+      case "step":
+        return `Step to ${place(a.to)} with a ${a.die}`;
+      case "end_move":
+        return "Stop moving";
+      default: {
+        const bits = Object.entries(a)
+          .filter(([k]) => k !== "type")
+          .map(([k, v]) => (k === "mountain" || k === "to" ? place(v) : typeof v === "string" ? (this.sheets[v] ? this.heroName(v) : titleCase(v)) : Array.isArray(v) ? v.map((x) => (this.sheets[x] ? this.heroName(x) : titleCase(x))).join(", ") || "nobody" : `${titleCase(k)} ${v}`));
+        return `${titleCase(a.type)}${bits.length ? `: ${bits.join(", ")}` : ""}`;
+      }
+    }
+  }
+
+  /** Turn the listed actions into {hint, groups, prompt}: board clicks, buttons, dialogs. */
+  controls(view, legal, { seat, selection }) {
+    const groups = [];
+    const moves = legal.filter((a) => a.type === "move");
+    const steps = legal.filter((a) => a.type === "step");
+    const rest = legal.filter((a) => a.type !== "move" && a.type !== "step");
+    let hint = "";
+    if (moves.length || steps.length) {
+      const n = new Set([...moves, ...steps].map((a) => a.to)).size;
+      hint = `Click a lit hex to move (${n} reachable).`;
+    }
+    if (steps.length) {
+      const dice = [...new Set(steps.map((a) => a.die))].sort((a, b) => a - b);
+      groups.push({
+        title: "Move die by die: pick a die",
+        items: dice.map((die) => ({ label: `Die ${die}`, select: die, selected: selection === die, kind: "die" })),
+      });
+    }
+    const prompt = this.promptOf(view, seat);
+    const items = rest.map((a) => ({ action: a, label: this.actionLabel(a), primary: /roll|confirm|accept|yes/.test(a.type) }));
+    if (prompt && items.length) {
+      return { hint: hint || "Answer the question in the dialog.", groups, prompt: { title: prompt.title, text: prompt.text, items } };
+    }
+    if (items.length) groups.push({ title: moves.length || steps.length ? "Or" : "", items });
+    return { hint, groups, prompt: null };
+  }
+
+  promptOf(view, seat) {
+    const prompts = view.prompts || (view.prompt ? [view.prompt] : []);
+    const p = prompts.find((x) => !x.seat || x.seat === seat);
+    if (!p) return null;
+    return { title: p.title || titleCase(p.kind || "A decision"), text: p.text || p.message || "" };
+  }
+}
+
+function statBar(label, value, max, kind) {
+  const v = value ?? 0;
+  const m = Math.max(1, max ?? v);
+  return h(
+    `div.stat-bar.bar-${kind}`,
+    { title: `${label} ${v}/${m}` },
+    h("span.bar-label", {}, label),
+    h("span.bar-track", {}, h("span.bar-fill", { style: { width: `${Math.max(0, Math.min(100, (100 * v) / m))}%` } })),
+    h("b", {}, `${v}/${m}`),
+  );
+}
+
+function resourceLine(res, name, sheet) {
+  if (res === undefined || res === null) return sheet.resource === null ? h("div.small.muted", {}, "No resource") : null;
+  if (typeof res === "number") return statBar(name || "Resource", res, sheet.resource ? sheet.resource.max : res, "resource");
+  return h(
+    "div.stat-line",
+    {},
+    Object.entries(res).map(([k, v]) => h("span", {}, `${titleCase(k)} `, h("b", {}, v))),
+  );
+}

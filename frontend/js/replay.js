@@ -1,0 +1,175 @@
+// Replay of a finished table: every action, forward, back or jump, with all
+// hidden tiles revealed (frames from GET /api/tables/{id}/replay), and the game
+// record (GET /api/tables/{id}/export) to download and verify.
+import { api } from "./api.js";
+import { DiceTray } from "./dice.js";
+import { clear, h, setTopbar, titleCase, toast } from "./ui.js";
+
+const PLAY_STEP_MS = 900;
+
+async function loadRenderer(game) {
+  try {
+    return await import(`./games/${game}.js`);
+  } catch {
+    return import("./games/generic.js");
+  }
+}
+
+export async function mountReplay(root, tableId) {
+  clear(root);
+  let data;
+  try {
+    data = await api.replay(tableId);
+  } catch (err) {
+    root.append(
+      h(
+        "section.card.waiting",
+        {},
+        h("h1", {}, "No replay yet"),
+        h("p.error", {}, err.message),
+        h("p.muted", {}, "A replay opens once the game is over."),
+        h("div.actions", {}, h("a.button", { href: `/table/${encodeURIComponent(tableId)}` }, "Back to the table"), h("a.button", { href: "/" }, "Lobby")),
+      ),
+    );
+    return;
+  }
+  const table = data.table || { id: tableId, game: data.game, seats: [] };
+  document.title = `Replay — ${table.title || titleCase(table.game)}`;
+  const module = await loadRenderer(table.game);
+  new ReplayPage(root, table, data, module).start();
+}
+
+class ReplayPage {
+  constructor(root, table, data, module) {
+    this.root = root;
+    this.table = table;
+    this.frames = data.frames || [];
+    this.static = data.static || {};
+    this.module = module;
+    this.index = 0;
+    this.timer = null;
+  }
+
+  start() {
+    const downloadButton = h("button#download-record", { type: "button", onclick: () => this.download() }, "⬇ Download the game record");
+    setTopbar(h("strong.table-title", {}, `Replay: ${this.table.title || titleCase(this.table.game)}`), h("span.pill.pill-quiet", {}, "all tiles revealed"), downloadButton);
+    this.slider = h("input#replay-slider", { type: "range", min: 0, max: Math.max(0, this.frames.length - 1), value: 0, "aria-label": "Action number", oninput: (e) => this.go(Number(e.target.value)) });
+    this.pos = h("span#replay-pos.replay-pos");
+    this.playButton = h("button#replay-play", { type: "button", onclick: () => this.togglePlay() }, "▶ Play");
+    this.caption = h("div#replay-caption.turn-banner");
+    this.canvas = h("canvas#board", { "aria-label": "Game board at this point of the replay" });
+    this.boardWrap = h("div.board-wrap", {}, this.canvas);
+    this.panels = h("div#hero-panels.hero-panels");
+    this.logEl = h("div#log.log");
+    this.diceEl = h("div#dice");
+    const bar = h(
+      "div.replay-bar",
+      {},
+      h("button#replay-first", { type: "button", title: "Start", onclick: () => this.go(0) }, "⏮"),
+      h("button#replay-back", { type: "button", title: "Back one action (←)", onclick: () => this.go(this.index - 1) }, "◀"),
+      this.playButton,
+      h("button#replay-forward", { type: "button", title: "Forward one action (→)", onclick: () => this.go(this.index + 1) }, "▶"),
+      h("button#replay-last", { type: "button", title: "End", onclick: () => this.go(this.frames.length - 1) }, "⏭"),
+      this.slider,
+      this.pos,
+    );
+    clear(this.root).append(
+      h(
+        "div.table-page",
+        {},
+        h("div.table-main", {}, bar, this.caption, this.boardWrap, this.panels),
+        h(
+          "aside.side",
+          {},
+          h("section.side-block", {}, h("h2", {}, "Dice of this action"), this.diceEl),
+          h("section.side-block.grow", {}, h("h2", {}, "Every action (click to jump)"), this.logEl),
+          this.table.outcome ? h("section.side-block", {}, h("h2", {}, "Outcome"), h("p", {}, this.table.outcome.reason || titleCase(this.table.outcome.result))) : null,
+        ),
+      ),
+    );
+    this.dice = new DiceTray(this.diceEl);
+    this.renderer = this.module.createRenderer({ canvas: this.canvas, static: this.static, table: this.table });
+    window.__dt.replay = this;
+    window.__dt.renderer = this.renderer;
+    window.__dt.hexToPixel = (q, r) => this.renderer.hexToPixel(q, r);
+    this.buildLog();
+    new ResizeObserver(() => this.renderer.resize()).observe(this.boardWrap);
+    document.addEventListener("keydown", (e) => {
+      if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+      if (e.key === "ArrowRight") this.go(this.index + 1);
+      else if (e.key === "ArrowLeft") this.go(this.index - 1);
+    });
+    this.go(0);
+  }
+
+  seatLabel(seat) {
+    const s = (this.table.seats || []).find((x) => x.seat === seat);
+    return s ? s.label : titleCase(seat);
+  }
+
+  buildLog() {
+    clear(this.logEl);
+    this.frames.forEach((frame, i) => {
+      const lines = (frame.events || []).map((ev) => this.renderer.describeEvent(ev)).filter(Boolean);
+      const head = i === 0 ? "Setup" : `${this.seatLabel(frame.seat)}: ${this.renderer.actionLabel ? this.renderer.actionLabel(frame.action) : frame.action.type}`;
+      this.logEl.append(
+        h(
+          "div.log-group.replay-step",
+          { dataset: { index: i }, onclick: () => this.go(i), style: { cursor: "pointer" } },
+          h("span.log-seq", {}, `#${frame.seq ?? i}`),
+          h("div.log-lines", {}, h("p.log-line", {}, h("strong", {}, head)), lines.map((t) => h("p.log-line.muted", {}, t))),
+        ),
+      );
+    });
+  }
+
+  go(i) {
+    if (!this.frames.length) return;
+    this.index = Math.max(0, Math.min(this.frames.length - 1, i));
+    const frame = this.frames[this.index];
+    this.slider.value = String(this.index);
+    this.pos.textContent = `${this.index} / ${this.frames.length - 1}`;
+    this.renderer.setState(frame.view, { legal: [] });
+    clear(this.panels).append(this.renderer.heroPanels(frame.view, { table: this.table, toAct: frame.to_act || [] }));
+    clear(this.caption).append(
+      h("strong", {}, this.renderer.turnText(frame.view) || "Setup"),
+      this.index > 0 ? h("span", {}, `${this.seatLabel(frame.seat)} — ${this.renderer.actionLabel ? this.renderer.actionLabel(frame.action) : frame.action.type}`) : h("span.muted", {}, "Before the first action"),
+    );
+    for (const el of this.logEl.querySelectorAll(".replay-step")) el.classList.toggle("current", Number(el.dataset.index) === this.index);
+    const current = this.logEl.querySelector(".replay-step.current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+    this.dice.empty();
+    this.dice.show(this.renderer.diceFromEvents(frame.events || []), { animate: false });
+    if (this.index >= this.frames.length - 1) this.stop();
+  }
+
+  togglePlay() {
+    if (this.timer) this.stop();
+    else {
+      if (this.index >= this.frames.length - 1) this.go(0);
+      this.playButton.textContent = "⏸ Pause";
+      this.timer = setInterval(() => this.go(this.index + 1), PLAY_STEP_MS);
+    }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playButton.textContent = "▶ Play";
+  }
+
+  async download() {
+    try {
+      const record = await api.exportRecord(this.table.id);
+      const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+      const url = URL.createObjectURL(blob);
+      const a = h("a", { href: url, download: `dragontable-${this.table.id}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 2000);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Small DOM helpers shared by the pages.
+
+/** h("div.card#x", {onclick}, child...) — tag with optional .classes and #id. */
+export function h(spec, attrs = {}, ...children) {
+  const m = spec.match(/^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i);
+  const el = document.createElement((m && m[1]) || "div");
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === ".") el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "value") el.value = value;
+    else if (key === "checked") el.checked = Boolean(value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function toast(text, kind = "info", ms = 4000) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : "status" }, text);
+  box.append(item);
+  setTimeout(() => item.classList.add("toast-out"), ms - 300);
+  setTimeout(() => item.remove(), ms);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Clipboard API needs a secure context; fall back to a selected textarea.
+    const area = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}
+
+/** "0:42" style countdown text for a Unix-seconds deadline. */
+export function countdown(deadline) {
+  if (!deadline) return "";
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  const m = Math.floor(left / 60);
+  const s = left % 60;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+export function titleCase(id) {
+  return String(id)
+    .replace(/_/g, " ")
+    .replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+export function setTopbar(...children) {
+  const bar = document.getElementById("topbar-extra");
+  if (bar) clear(bar).append(...children);
+}
