@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["backend.simulate"]
+COMMANDS = ["backend.simulate", "backend.server_cli"]
 
 
 def main(argv: list[str] | None = None) -> int:

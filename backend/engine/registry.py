@@ -21,6 +21,12 @@ class UnknownGame(KeyError):
     pass
 
 
+def register(name: str, target: str) -> None:
+    """Add a game by "module:attribute" (tests' toy games, plugins)."""
+    _GAMES[name] = target
+    get_game.cache_clear()
+
+
 def game_names() -> list[str]:
     return sorted(_GAMES)
 

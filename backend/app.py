@@ -1,0 +1,80 @@
+"""``create_app(settings)``: REST, the table WebSocket and the static frontend."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from backend.config import Settings
+from backend.engine import registry
+from backend.lobby import errors
+from backend.lobby.routes import router as lobby_router
+from backend.play.bus import make_bus
+from backend.play.tables import Tables
+from backend.play.ws import router as ws_router
+from backend.store.db import make_engine, make_sessionmaker
+from backend.store.repository import Repository
+from backend.store.writer import CommitWriter
+
+# The browser routes that are pages of the single-page client.
+SPA_PREFIXES = ("table/", "replay/")
+
+FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Dragontable</title>
+<h1>Dragontable</h1><p>The server is running, but the browser client (frontend/index.html)
+is not there. The API is described at <a href="/docs">/docs</a>.</p>"""
+
+
+def register_extra_games(spec: str) -> None:
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, target = item.partition("=")
+        registry.register(name.strip(), target.strip())
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    register_extra_games(settings.extra_games)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        repo = Repository(make_sessionmaker(engine))
+        writer = CommitWriter(repo)
+        writer.start()
+        tables = Tables(settings, repo, writer, make_bus(settings.redis_url))
+        await tables.start()
+        app.state.repo, app.state.writer, app.state.tables = repo, writer, tables
+        try:
+            yield
+        finally:
+            await tables.stop()
+            writer.stop()
+            engine.dispose()
+
+    app = FastAPI(title="Dragontable", version="1", lifespan=lifespan)
+    app.state.settings = settings
+    errors.install(app)
+    app.include_router(lobby_router)
+    app.include_router(ws_router)
+    _mount_frontend(app, settings.frontend_dir)
+    return app
+
+
+def _mount_frontend(app: FastAPI, folder: Path) -> None:
+    root = folder.resolve()
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def frontend(path: str) -> Response:
+        if path.startswith(("api/", "ws/")) or path == "api":
+            return JSONResponse({"code": "not_found", "message": "No such API route."}, status_code=404)
+        index = root / "index.html"
+        if path:
+            candidate = (root / path).resolve()
+            if candidate.is_relative_to(root) and candidate.is_file():
+                return FileResponse(candidate)
+        if not path or path.startswith(SPA_PREFIXES):
+            return FileResponse(index) if index.is_file() else HTMLResponse(FALLBACK_PAGE)
+        return JSONResponse({"code": "not_found", "message": "Nothing here."}, status_code=404)

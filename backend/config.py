@@ -1,0 +1,79 @@
+"""Server settings (pydantic-settings).
+
+With no configuration at all the server runs on a SQLite file under ``./var/``
+with the in-process bus.  ``DATABASE_URL`` (``postgresql+psycopg://...``) and
+``REDIS_URL`` select the scaled deployment without any code change; every other
+setting reads ``DRAGONTABLE_<NAME>`` from the environment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DRAGONTABLE_", extra="ignore", populate_by_name=True)
+
+    database_url: str = Field(
+        default="sqlite:///./var/dragontable.db",
+        validation_alias=AliasChoices("DATABASE_URL", "DRAGONTABLE_DATABASE_URL"),
+    )
+    # None: the in-process bus (one worker).  redis://...: fan-out between workers.
+    redis_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("REDIS_URL", "DRAGONTABLE_REDIS_URL")
+    )
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # Browser Origins allowed on the WebSocket.  Empty: only the server's own origin
+    # (and clients that send no Origin, i.e. not browsers).  "*" allows any.
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    frontend_dir: Path = ROOT / "frontend"
+
+    # Limits (docs/protocol.md).
+    max_frame_bytes: int = 64 * 1024
+    rate_per_second: float = 30.0
+    rate_burst: int = 60
+    hello_timeout_seconds: float = 10.0
+    send_queue_limit: int = 1000
+    chat_max_chars: int = 500
+
+    # Tables.
+    prompt_timeout_seconds: float = 60.0
+    snapshot_every: int = 50
+    missed_ring: int = 256
+    missed_from_db_limit: int = 2000
+
+    # Extra games for tests and plugins: "name=module:attr,name2=module:attr".
+    extra_games: str = ""
+    # Identifies this worker on the bus; a random one is chosen when empty.
+    worker_id: str = ""
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [o.strip() for o in value.split(",") if o.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _refuse_unsafe(self) -> Settings:
+        # Limits that would make the server trivially floodable or unusable.
+        if not 1024 <= self.max_frame_bytes <= 16 * 1024 * 1024:
+            raise ValueError("max_frame_bytes must be between 1 KiB and 16 MiB")
+        if self.rate_per_second <= 0 or self.rate_burst < 1:
+            raise ValueError("rate_per_second and rate_burst must be positive")
+        if self.prompt_timeout_seconds <= 0:
+            raise ValueError("prompt_timeout_seconds must be positive")
+        if self.snapshot_every < 1:
+            raise ValueError("snapshot_every must be at least 1")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")

@@ -1,0 +1,1 @@
+"""REST: players, games, tables (create, list, join, leave, start, export), health."""

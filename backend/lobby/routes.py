@@ -1,0 +1,227 @@
+"""REST endpoints (docs/protocol.md).  SQL lives in store/repository.py."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+
+from backend.config import Settings
+from backend.engine.core import Game, InvalidOptions
+from backend.engine.registry import UnknownGame, game_names, get_game
+from backend.engine.replay import state_hash
+from backend.engine.rng import commitment, new_seed
+from backend.play.record import build_record
+from backend.play.tables import Tables
+from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
+
+from .errors import ApiError
+from .schemas import (
+    ErrorOut,
+    GameOut,
+    HealthOut,
+    JoinOut,
+    PlayerIn,
+    PlayerOut,
+    RecordOut,
+    SeatIn,
+    TableIn,
+    TableOut,
+    table_out,
+)
+
+ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorOut} for s in (400, 401, 403, 404, 409, 422)}
+router = APIRouter(responses=ERRORS)
+
+
+def _repo(request: Request) -> Repository:
+    return request.app.state.repo
+
+
+def _tables(request: Request) -> Tables:
+    return request.app.state.tables
+
+
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+RepoDep = Annotated[Repository, Depends(_repo)]
+TablesDep = Annotated[Tables, Depends(_tables)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+
+
+async def _player(repo: RepoDep, authorization: Annotated[str | None, Header()] = None) -> PlayerRecord:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer <token>'.")
+    player = await asyncio.to_thread(repo.player_by_token, token.strip())
+    if player is None:
+        raise ApiError(401, "unauthorized", "That player token is not valid.")
+    return player
+
+
+PlayerDep = Annotated[PlayerRecord, Depends(_player)]
+
+
+def _game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except (UnknownGame, ImportError):
+        raise ApiError(404, "unknown_game", f"There is no game called {name!r}.") from None
+
+
+async def _table(repo: Repository, table_id: str, *, with_seed: bool = False) -> TableRecord:
+    try:
+        return await asyncio.to_thread(repo.get_table, table_id, with_seed=with_seed)
+    except NotFound:
+        raise ApiError(404, "not_found", "There is no such table.") from None
+
+
+def _out(tables: Tables, record: TableRecord) -> TableOut:
+    spectators, connected = tables.presence_of(record.id)
+    return table_out(record, connected, spectators)
+
+
+@router.get("/healthz", response_model=HealthOut, tags=["health"])
+async def healthz(repo: RepoDep) -> HealthOut:
+    try:
+        await asyncio.to_thread(repo.ping)
+    except Exception:
+        return HealthOut(status="degraded", db="unreachable")
+    return HealthOut(status="ok", db="ok")
+
+
+@router.post("/api/players", response_model=PlayerOut, status_code=201, tags=["players"])
+async def create_player(body: PlayerIn, repo: RepoDep) -> PlayerOut:
+    name = body.name.strip()
+    if not name:
+        raise ApiError(422, "invalid_request", "name: a name cannot be blank")
+    player, token = await asyncio.to_thread(repo.create_player, name)
+    return PlayerOut(player_id=player.id, name=player.name, player_token=token)
+
+
+@router.get("/api/games", response_model=list[GameOut], tags=["games"])
+async def list_games() -> list[GameOut]:
+    out = []
+    for name in game_names():
+        try:
+            game = get_game(name)
+        except Exception:  # a game package still being written is simply not offered
+            continue
+        schema = getattr(game, "options_schema", None)
+        try:
+            defaults = game.normalize_options({})
+        except InvalidOptions:
+            defaults = {}
+        out.append(
+            GameOut(
+                name=name,
+                title=game.title,
+                rules_version=game.rules_version,
+                options_schema=(schema() if callable(schema) else schema) or {},
+                default_options=defaults,
+            )
+        )
+    return out
+
+
+@router.post("/api/tables", response_model=TableOut, status_code=201, tags=["tables"])
+async def create_table(
+    body: TableIn, player: PlayerDep, repo: RepoDep, tables: TablesDep, settings: SettingsDep
+) -> TableOut:
+    game = _game(body.game)
+    try:
+        options = game.normalize_options(body.options)
+        seats = game.seats(options)
+    except InvalidOptions as exc:
+        raise ApiError(422, exc.code, exc.message) from None
+    record = await asyncio.to_thread(
+        repo.create_table,
+        game=game.name,
+        rules_version=game.rules_version,
+        title=(body.title or "").strip() or game.title,
+        options=options,
+        visibility=body.visibility,
+        host=player,
+        seats=[(s.seat, s.label) for s in seats],
+        turn_clock_seconds=body.turn_clock_seconds,
+        prompt_timeout_seconds=body.prompt_timeout_seconds or settings.prompt_timeout_seconds,
+    )
+    return _out(tables, record)
+
+
+@router.get("/api/tables", response_model=list[TableOut], tags=["tables"])
+async def list_tables(repo: RepoDep, tables: TablesDep) -> list[TableOut]:
+    records = await asyncio.to_thread(repo.list_tables, ["open", "live"])
+    return [_out(tables, r) for r in records]
+
+
+@router.get("/api/tables/{table_id}", response_model=TableOut, tags=["tables"])
+async def get_table(table_id: str, repo: RepoDep, tables: TablesDep) -> TableOut:
+    return _out(tables, await _table(repo, table_id))
+
+
+@router.post("/api/tables/{table_id}/join", response_model=JoinOut, tags=["tables"])
+async def join(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> JoinOut:
+    record = await _table(repo, table_id)
+    if record.status == "finished":
+        raise ApiError(409, "game_over", "The game is over; you can still watch its replay.")
+    seat = next((s for s in record.seats if s.seat == body.seat), None)
+    if seat is None:
+        raise ApiError(404, "no_such_seat", f"This table has no seat {body.seat!r}.")
+    if seat.player_id is not None and seat.player_id != player.id:
+        raise ApiError(409, "seat_taken", "Someone else holds that seat.")
+    # Joining a seat you already hold issues a new token (lost browser): the old one stops working.
+    token = await asyncio.to_thread(repo.set_seat, table_id, body.seat, player.id)
+    assert token is not None
+    await tables.table_changed(table_id)
+    record = await _table(repo, table_id)
+    return JoinOut(table=_out(tables, record), seat=body.seat, seat_token=token)
+
+
+@router.post("/api/tables/{table_id}/leave", response_model=TableOut, tags=["tables"])
+async def leave(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> TableOut:
+    record = await _table(repo, table_id)
+    seat = next((s for s in record.seats if s.seat == body.seat), None)
+    if seat is None:
+        raise ApiError(404, "no_such_seat", f"This table has no seat {body.seat!r}.")
+    if seat.player_id != player.id:
+        raise ApiError(403, "not_your_seat", "You do not hold that seat.")
+    await asyncio.to_thread(repo.set_seat, table_id, body.seat, None)
+    await tables.table_changed(table_id)
+    return _out(tables, await _table(repo, table_id))
+
+
+@router.post("/api/tables/{table_id}/start", response_model=TableOut, tags=["tables"])
+async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> TableOut:
+    record = await _table(repo, table_id)
+    if record.host_player_id != player.id:
+        raise ApiError(403, "not_host", "Only the host can start the game.")
+    if record.status != "open":
+        raise ApiError(409, "already_started", "The game has already started.")
+    free = [s.label for s in record.seats if s.player_id is None]
+    if free:
+        raise ApiError(409, "seats_free", f"Every seat must be taken first (free: {', '.join(free)}).")
+    game = _game(record.game)
+    seed = new_seed()
+    initial = game.initial_state(seed, record.options)
+    started = await asyncio.to_thread(
+        repo.start_table,
+        table_id,
+        seed_hex=seed.hex(),
+        commitment=commitment(seed),
+        initial_hash=state_hash(game, initial),
+    )
+    if not started:
+        raise ApiError(409, "already_started", "The game has already started.")
+    await tables.table_changed(table_id)
+    return _out(tables, await _table(repo, table_id))
+
+
+@router.get("/api/tables/{table_id}/export", response_model=RecordOut, tags=["tables"])
+async def export(table_id: str, repo: RepoDep) -> dict[str, Any]:
+    record = await _table(repo, table_id, with_seed=True)
+    actions = await asyncio.to_thread(repo.all_actions, table_id)
+    return build_record(record, actions)

@@ -1,0 +1,146 @@
+"""REST request and response bodies (they make the OpenAPI schema).
+
+No token and no seed ever appears in a ``TableOut``; the seed is only in an
+export of a finished game.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from backend.store.repository import TableRecord
+
+
+class ErrorOut(BaseModel):
+    code: str
+    message: str
+
+
+class PlayerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=64)
+
+
+class PlayerOut(BaseModel):
+    player_id: str
+    name: str
+    player_token: str
+
+
+class GameOut(BaseModel):
+    name: str
+    title: str
+    rules_version: int
+    options_schema: dict[str, Any]
+    default_options: dict[str, Any]
+
+
+class TableIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(min_length=1, max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    visibility: Literal["public", "unlisted"] = "public"
+    title: str | None = Field(default=None, max_length=128)
+    turn_clock_seconds: float | None = Field(default=None, ge=5, le=86400)
+    prompt_timeout_seconds: float | None = Field(default=None, ge=1, le=86400)
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: str = Field(min_length=1, max_length=64)
+
+
+class SeatOut(BaseModel):
+    seat: str
+    label: str
+    player_name: str | None
+    taken: bool
+    connected: bool
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    visibility: str
+    status: Literal["open", "live", "finished"]
+    host: str
+    seats: list[SeatOut]
+    spectators: int
+    seq: int
+    created_at: datetime
+    commitment: str | None
+    outcome: dict[str, Any] | None
+    rules_version: int
+    turn_clock_seconds: float | None
+    prompt_timeout_seconds: float
+
+
+class JoinOut(BaseModel):
+    table: TableOut
+    seat: str
+    seat_token: str
+
+
+class RecordAction(BaseModel):
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    action_id: str
+    hash: str
+    auto: bool
+
+
+class RecordOut(BaseModel):
+    format: Literal["dragontable-record/1"] = "dragontable-record/1"
+    table_id: str
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    seats: list[str]
+    status: str
+    commitment: str | None
+    seed: str | None
+    initial_hash: str | None
+    actions: list[RecordAction]
+    final_hash: str | None
+    outcome: dict[str, Any] | None
+
+
+class HealthOut(BaseModel):
+    status: str
+    db: str
+
+
+def table_out(record: TableRecord, connected: frozenset[str] = frozenset(), spectators: int = 0) -> TableOut:
+    return TableOut(
+        id=record.id,
+        game=record.game,
+        title=record.title,
+        options=record.options,
+        visibility=record.visibility,
+        status=record.status,  # type: ignore[arg-type]
+        host=record.host_name,
+        seats=[
+            SeatOut(
+                seat=s.seat,
+                label=s.label,
+                player_name=s.player_name,
+                taken=s.player_id is not None,
+                connected=s.seat in connected,
+            )
+            for s in record.seats
+        ],
+        spectators=spectators,
+        seq=record.seq,
+        created_at=record.created_at,
+        commitment=record.commitment,
+        outcome=record.outcome,
+        rules_version=record.rules_version,
+        turn_clock_seconds=record.turn_clock_seconds,
+        prompt_timeout_seconds=record.prompt_timeout_seconds,
+    )

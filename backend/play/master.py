@@ -1,0 +1,589 @@
+"""One live table: its state, its serial master, its connections and timers.
+
+Per table everything that changes the state runs under one asyncio lock:
+
+    seat from the token → stale seq → action_id idempotency → validate/apply
+    → COMMIT (group commit, durable) → ack → each connection's own update
+
+Nobody hears of an action before it is on disk.  The state is only ever the
+replay of the committed log (snapshots are a verified cache), so a restarted
+server rebuilds every table at its last committed seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from backend.engine.core import Event, Game, IllegalAction, Transition, check_action_shape
+from backend.engine.replay import canonical_json
+from backend.lobby.schemas import table_out
+from backend.store.repository import (
+    ActionWrite,
+    Conflict,
+    LoggedEvent,
+    PlayLoad,
+    TableRecord,
+    constant_time_equal,
+    token_hash,
+)
+
+from . import protocol
+from .hub import CLOSE_BAD_TOKEN, Connection
+from .timers import seat_deadlines
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+log = logging.getLogger("dragontable.play")
+
+
+class BadToken(Exception):
+    pass
+
+
+class TableBroken(Exception):
+    """The stored log does not replay to its recorded hashes (never silently 'fixed')."""
+
+
+@dataclass(slots=True)
+class Applied:
+    seq: int
+    by: str
+    action_id: str
+    auto: bool
+    events: tuple[Event, ...]
+
+
+def hash_and_text(game: Game, state: Any) -> tuple[str, str]:
+    """The state's canonical JSON and its hash (== replay.state_hash)."""
+    text = canonical_json(game.encode_state(state))
+    return hashlib.sha256(text.encode()).hexdigest(), text
+
+
+def build_state(game: Game, load: PlayLoad, all_actions: Any) -> tuple[Any, int]:
+    """Snapshot (if its hash checks) + replay of later actions; verifies the final hash.
+
+    ``all_actions`` is called to fetch the whole log when the snapshot is unusable.
+    """
+    table = load.table
+    if table.status == "open" or table.seed_hex is None:
+        return None, 0
+    state = None
+    actions = load.actions
+    base = 0
+    if load.snapshot_state is not None and load.snapshot_seq is not None:
+        if hashlib.sha256(load.snapshot_state.encode()).hexdigest() == load.snapshot_hash:
+            decoded = game.decode_state(json.loads(load.snapshot_state))
+            if hash_and_text(game, decoded)[0] == load.snapshot_hash:
+                state, base = decoded, load.snapshot_seq
+        if state is None:
+            log.warning(
+                "table %s: snapshot %s unusable, replaying the whole log", table.id, load.snapshot_seq
+            )
+            actions = all_actions()
+    if state is None:
+        state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+    expected = load.snapshot_hash if base else table.initial_hash
+    for logged in actions:
+        if logged.seq != base + 1:
+            raise TableBroken(f"table {table.id}: action log jumps from {base} to {logged.seq}")
+        state = game.apply(state, logged.seat, logged.action).state
+        base = logged.seq
+        expected = logged.state_hash
+    if base != table.seq:
+        raise TableBroken(f"table {table.id}: log ends at {base}, table says {table.seq}")
+    if expected is not None and hash_and_text(game, state)[0] != expected:
+        raise TableBroken(f"table {table.id}: replay does not match the recorded hash at seq {base}")
+    return state, base
+
+
+class TableRuntime:
+    def __init__(self, tables: Tables, game: Game, load: PlayLoad, state: Any, seq: int) -> None:
+        self.tables = tables
+        self.settings = tables.settings
+        self.game = game
+        self.record: TableRecord = load.table
+        self.id = self.record.id
+        self.static = game.static_info(self.record.options)
+        self.state = state
+        self.seq = seq
+        self.action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.ring: deque[Applied] = deque(maxlen=self.settings.missed_ring)
+        now = time.time()
+        self.since: dict[str, float] = {}
+        self.left_at: dict[str, float] = {s.seat: now for s in self.record.seats}
+        self.to_act: frozenset[str] = frozenset()
+        self.deadlines: dict[str, float] = {}
+        self.remote: dict[str, tuple[int, frozenset[str]]] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._evict: asyncio.TimerHandle | None = None
+        # Seats whose time ran out but whose game offers no default at this seq.
+        self._no_default: set[str] = set()
+        self._refresh_to_act(actor=None)
+
+    # -- who is here --------------------------------------------------------
+    @property
+    def live(self) -> bool:
+        return self.record.status == "live" and self.state is not None
+
+    def local_presence(self) -> tuple[int, frozenset[str]]:
+        spectators = sum(1 for c in self.connections if c.seat is None)
+        return spectators, frozenset(c.seat for c in self.connections if c.seat is not None)
+
+    def presence(self) -> tuple[int, frozenset[str]]:
+        spectators, seats = self.local_presence()
+        for n, remote_seats in self.remote.values():
+            spectators += n
+            seats |= remote_seats
+        return spectators, seats
+
+    def table_dict(self) -> dict[str, Any]:
+        spectators, seats = self.presence()
+        return table_out(self.record, seats, spectators).model_dump(mode="json")
+
+    def seat_for_token(self, token: str) -> tuple[str, str] | None:
+        wanted = token_hash(token)
+        found = None
+        for s in self.record.seats:  # constant time per seat, every seat checked
+            if constant_time_equal(s.token_hash, wanted):
+                found = (s.seat, wanted)
+        return found
+
+    def player_name(self, seat: str | None) -> str:
+        if seat is None:
+            return "spectator"
+        for s in self.record.seats:
+            if s.seat == seat:
+                return s.player_name or s.label
+        return seat
+
+    # -- messages -----------------------------------------------------------
+    def _view(self, seat: str | None) -> dict[str, Any] | None:
+        if self.state is None:
+            return None
+        return self.game.view(self.state, seat, reveal=self.record.status == "finished")
+
+    def _legal(self, seat: str | None) -> list[dict[str, Any]]:
+        if seat is None or not self.live or seat not in self.to_act:
+            return []
+        return self.game.legal_actions(self.state, seat)
+
+    def _deadline(self) -> float | None:
+        return round(min(self.deadlines.values()), 3) if self.deadlines else None
+
+    @staticmethod
+    def _events_for(events: Iterable[Event], seat: str | None) -> list[dict[str, Any]]:
+        return [e.as_dict() for e in events if e.visible_to(seat)]
+
+    def welcome(self, seat: str | None, missed: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "table": self.table_dict(),
+            "seat": seat,
+            "seq": self.seq,
+            "static": self.static,
+            "view": self._view(seat),
+            "legal": self._legal(seat),
+            "to_act": sorted(self.to_act),
+            "deadline": self._deadline(),
+            "missed": missed,
+        }
+
+    def finished_message(self) -> dict[str, Any]:
+        # The seed is revealed only here, once the game is over.
+        return {"type": "finished", "outcome": self.record.outcome, "seed": self.record.seed_hex}
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = protocol.dumps(message)
+        for conn in list(self.connections):
+            conn.send_text(text)
+
+    def broadcast_presence(self) -> None:
+        spectators, seats = self.presence()
+        self.broadcast(protocol.presence(spectators, sorted(seats)))
+
+    # -- connecting ---------------------------------------------------------
+    async def attach(self, conn: Connection, last_seq: int | None) -> None:
+        async with self.lock:
+            missed = await self._missed(conn.seat, last_seq)
+            self.connections.add(conn)
+            if self._evict is not None:
+                self._evict.cancel()
+                self._evict = None
+            conn.send(self.welcome(conn.seat, missed))
+            if self.record.status == "finished":
+                conn.send(self.finished_message())
+            self._presence_changed()
+
+    async def detach(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        if conn.seat is not None and all(c.seat != conn.seat for c in self.connections):
+            self.left_at[conn.seat] = time.time()
+        self._presence_changed()
+        if not self.connections:
+            self._evict = asyncio.get_running_loop().call_later(30.0, self.tables.evict_if_idle, self.id)
+
+    def _presence_changed(self) -> None:
+        self.broadcast_presence()
+        self._reschedule()
+        spectators, seats = self.local_presence()
+        self.tables.publish(
+            self.id, {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
+        )
+
+    def chat(self, conn: Connection, text: str) -> None:
+        message = {
+            "type": "chat",
+            "from": conn.name,
+            "seat": conn.seat,
+            "text": text,
+            "at": round(time.time(), 3),
+        }
+        self.broadcast(message)
+        self.tables.publish(self.id, {"kind": "chat", "message": message})
+
+    async def _missed(self, seat: str | None, last_seq: int | None) -> list[dict[str, Any]]:
+        if last_seq is None or last_seq >= self.seq or self.state is None:
+            return []
+        if self.ring and self.ring[0].seq <= last_seq + 1:
+            return [self._missed_entry(a, seat) for a in self.ring if a.seq > last_seq]
+        if self.seq - last_seq > self.settings.missed_from_db_limit:
+            return []  # too far behind: the fresh view in the welcome is enough
+        repo = self.tables.repo
+        actions = await asyncio.to_thread(repo.actions_after, self.id, last_seq, self.seq)
+        events = await asyncio.to_thread(repo.events_between, self.id, last_seq, self.seq)
+        out = []
+        for a in actions:
+            evs = tuple(
+                Event(e.kind, e.data, frozenset(e.to) if e.to is not None else None)
+                for e in events.get(a.seq, [])
+            )
+            out.append(self._missed_entry(Applied(a.seq, a.seat, a.action_id, a.by_timeout, evs), seat))
+        return out
+
+    def _missed_entry(self, applied: Applied, seat: str | None) -> dict[str, Any]:
+        return {
+            "type": "update",
+            "seq": applied.seq,
+            "events": self._events_for(applied.events, seat),
+            "by": applied.by,
+            "action_id": applied.action_id,
+            "auto": applied.auto,
+        }
+
+    # -- the master ---------------------------------------------------------
+    async def act(self, conn: Connection, msg: protocol.Act) -> None:
+        aid = msg.action_id
+        if conn.seat is None:
+            conn.send(
+                protocol.rejected(aid, "not_a_seat", "Spectators cannot act; join a seat to play.", self.seq)
+            )
+            return
+        async with self.lock:
+            if conn.closed:
+                return
+            if self.record.status != "live" or self.state is None:
+                code, text = (
+                    ("game_over", "The game is over.")
+                    if self.record.status == "finished"
+                    else ("not_started", "The game has not started yet.")
+                )
+                conn.send(protocol.rejected(aid, code, text, self.seq))
+                return
+            prior = self.action_ids.get(aid)
+            if prior is not None:
+                self._answer_retry(conn, aid, prior)
+                return
+            if msg.seq != self.seq:
+                conn.send(
+                    protocol.rejected(
+                        aid,
+                        "stale",
+                        f"The table moved on (now at {self.seq}); look again and retry.",
+                        self.seq,
+                    )
+                )
+                return
+            try:
+                action = check_action_shape(msg.action)
+                transition = self.game.apply(self.state, conn.seat, action)
+            except IllegalAction as exc:
+                conn.send(protocol.rejected(aid, exc.code, exc.message, self.seq))
+                return
+            except Exception:
+                log.exception("table %s: the rules engine failed on an action", self.id)
+                conn.send(
+                    protocol.rejected(aid, "engine_error", "The rules engine could not apply that.", self.seq)
+                )
+                return
+            await self._commit(conn.seat, action, aid, False, transition, conn)
+
+    def _answer_retry(self, conn: Connection, aid: str, prior: tuple[int, str]) -> None:
+        seq, seat = prior
+        if seat == conn.seat:
+            conn.send(protocol.ack(aid, seq))
+        else:
+            conn.send(
+                protocol.rejected(aid, "duplicate_action_id", "That action id was already used.", self.seq)
+            )
+
+    async def _commit(
+        self,
+        seat: str,
+        action: dict[str, Any],
+        aid: str,
+        auto: bool,
+        transition: Transition[Any],
+        conn: Connection | None,
+    ) -> bool:
+        seq = self.seq + 1
+        digest, text = hash_and_text(self.game, transition.state)
+        outcome = self.game.outcome(transition.state)
+        item = ActionWrite(
+            table_id=self.id,
+            seq=seq,
+            seat=seat,
+            action=action,
+            action_id=aid,
+            by_timeout=auto,
+            state_hash=digest,
+            events=[
+                LoggedEvent(e.kind, dict(e.data), sorted(e.to) if e.to is not None else None)
+                for e in transition.events
+            ],
+            snapshot=text if seq % self.settings.snapshot_every == 0 else None,
+            outcome=outcome.as_dict() if outcome is not None else None,
+        )
+        try:
+            await self.tables.writer.commit(item)
+        except Conflict:
+            # Another worker committed this seq first: catch up, then answer.
+            await self._catch_up()
+            if conn is not None:
+                prior = self.action_ids.get(aid)
+                if prior is not None:
+                    self._answer_retry(conn, aid, prior)
+                else:
+                    conn.send(
+                        protocol.rejected(aid, "stale", f"The table moved on (now at {self.seq}).", self.seq)
+                    )
+            return False
+        except Exception:
+            log.exception("table %s: commit failed", self.id)
+            if conn is not None:
+                conn.send(
+                    protocol.rejected(
+                        aid, "unavailable", "The server could not save that; try again.", self.seq
+                    )
+                )
+            return False
+        if conn is not None:
+            conn.send(protocol.ack(aid, seq))
+        self._advance(transition, seat, aid, auto)
+        self.tables.publish(
+            self.id,
+            {
+                "kind": "action",
+                "seq": seq,
+                "seat": seat,
+                "action": action,
+                "action_id": aid,
+                "auto": auto,
+                "hash": digest,
+            },
+        )
+        return True
+
+    def _advance(self, transition: Transition[Any], seat: str, aid: str, auto: bool) -> None:
+        """The state moves to the next committed seq; everyone hears of it."""
+        self.state = transition.state
+        self.seq += 1
+        self.record.seq = self.seq
+        self.action_ids[aid] = (self.seq, seat)
+        applied = Applied(self.seq, seat, aid, auto, tuple(transition.events))
+        self.ring.append(applied)
+        self._no_default.clear()
+        outcome = self.game.outcome(self.state)
+        if outcome is not None:
+            self.record.status = "finished"
+            self.record.outcome = outcome.as_dict()
+        self._refresh_to_act(actor=seat)
+        self._reschedule()
+        self._fan_out(applied)
+        if outcome is not None:
+            self.broadcast(self.finished_message())
+
+    def _fan_out(self, applied: Applied) -> None:
+        texts: dict[str | None, str] = {}
+        deadline = self._deadline()
+        to_act = sorted(self.to_act)
+        for conn in list(self.connections):
+            text = texts.get(conn.seat)
+            if text is None:
+                text = protocol.dumps(
+                    {
+                        "type": "update",
+                        "seq": applied.seq,
+                        "events": self._events_for(applied.events, conn.seat),
+                        "view": self._view(conn.seat),
+                        "legal": self._legal(conn.seat),
+                        "to_act": to_act,
+                        "deadline": deadline,
+                        "by": applied.by,
+                        "action_id": applied.action_id,
+                        "auto": applied.auto,
+                    }
+                )
+                texts[conn.seat] = text
+            conn.send_text(text)
+
+    async def _catch_up(self) -> None:
+        """Apply actions other workers committed (called with the lock held)."""
+        rows = await asyncio.to_thread(self.tables.repo.actions_after, self.id, self.seq)
+        for row in rows:
+            if row.seq != self.seq + 1 or self.state is None:
+                break
+            transition = self.game.apply(self.state, row.seat, row.action)
+            if hash_and_text(self.game, transition.state)[0] != row.state_hash:
+                log.error("table %s: replica diverged at seq %s; reloading", self.id, row.seq)
+                await self._reload()
+                return
+            self._advance(transition, row.seat, row.action_id, row.by_timeout)
+
+    async def _reload(self) -> None:
+        load, state, seq = await self.tables.build(self.id)
+        self.record, self.state, self.seq = load.table, state, seq
+        self.action_ids = dict(load.action_ids)
+        self.ring.clear()
+        self._refresh_to_act(actor=None)
+        self._reschedule()
+        for conn in list(self.connections):
+            conn.send(self.welcome(conn.seat, []))
+
+    # -- from other workers ---------------------------------------------------
+    async def remote_action(self, msg: dict[str, Any]) -> None:
+        async with self.lock:
+            seq = int(msg.get("seq", 0))
+            if seq <= self.seq or not self.live:
+                return
+            if seq > self.seq + 1:
+                await self._catch_up()
+                return
+            try:
+                transition = self.game.apply(self.state, msg["seat"], msg["action"])
+            except Exception:
+                log.exception("table %s: remote action does not apply; reloading", self.id)
+                await self._reload()
+                return
+            if hash_and_text(self.game, transition.state)[0] != msg.get("hash"):
+                log.error("table %s: remote action hash differs; reloading", self.id)
+                await self._reload()
+                return
+            self._advance(transition, msg["seat"], msg["action_id"], bool(msg.get("auto")))
+
+    def remote_presence(self, origin: str, spectators: int, connected: list[str]) -> None:
+        self.remote[origin] = (int(spectators), frozenset(connected))
+        self.broadcast_presence()
+        self._reschedule()
+
+    async def lobby_changed(self) -> None:
+        """Seats or status changed through the REST API (here or on another worker)."""
+        async with self.lock:
+            was_open = self.record.status == "open"
+            load, state, seq = await self.tables.build(self.id)
+            self.record = load.table
+            valid = {s.seat: s.token_hash for s in self.record.seats}
+            for conn in list(self.connections):
+                # A seat given up, or taken over with a new token, drops its old connections.
+                if conn.seat is not None and not constant_time_equal(valid.get(conn.seat), conn.token_hash):
+                    conn.send(protocol.error("bad_token", "This seat is no longer yours."))
+                    conn.close(CLOSE_BAD_TOKEN)
+                    self.connections.discard(conn)
+            if was_open and self.record.status != "open":
+                self.state, self.seq = state, seq
+                self.action_ids = dict(load.action_ids)
+                self._refresh_to_act(actor=None)
+                self._reschedule()
+                for conn in list(self.connections):
+                    conn.send(self.welcome(conn.seat, []))
+            else:
+                self.broadcast({"type": "table", "table": self.table_dict()})
+
+    # -- timers -------------------------------------------------------------
+    def _refresh_to_act(self, actor: str | None) -> None:
+        now = time.time()
+        new = self.game.to_act(self.state) if self.live else frozenset()
+        # A seat's clock runs from when it was asked; others acting do not reset it.
+        self.since = {
+            s: (self.since[s] if s in self.to_act and s != actor and s in self.since else now) for s in new
+        }
+        self.to_act = frozenset(new)
+
+    def _reschedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        spectators, connected = self.presence()
+        if not self.live or not (connected or spectators):
+            self.deadlines = {}
+            return
+        prompt_seats = getattr(self.game, "prompt_seats", None)
+        if prompt_seats is not None:
+            prompted = frozenset(prompt_seats(self.state))
+        else:
+            prompted = self.to_act if len(self.to_act) > 1 else frozenset()
+        self.deadlines = seat_deadlines(
+            self.to_act - self._no_default,
+            prompted,
+            self.since,
+            connected,
+            self.left_at,
+            self.record.prompt_timeout_seconds,
+            self.record.turn_clock_seconds,
+        )
+        if self.deadlines:
+            delay = max(0.0, min(self.deadlines.values()) - time.time())
+            self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        asyncio.create_task(self._answer_for_late_seats())
+
+    async def _answer_for_late_seats(self) -> None:
+        async with self.lock:
+            now = time.time()
+            late = sorted(s for s, t in self.deadlines.items() if t <= now + 0.05)
+            for seat in late:
+                if not self.live or seat not in self.to_act:
+                    continue
+                action = self.game.default_action(self.state, seat)
+                if action is None:
+                    self._no_default.add(seat)
+                    continue
+                try:
+                    transition = self.game.apply(self.state, seat, action)
+                except IllegalAction:
+                    log.exception("table %s: default action for %s is illegal", self.id, seat)
+                    self._no_default.add(seat)
+                    continue
+                # Deterministic id: workers racing to answer for the same seat commit it once.
+                await self._commit(seat, action, f"auto:{self.seq + 1}:{seat}", True, transition, None)
+            self._reschedule()
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._evict is not None:
+            self._evict.cancel()

@@ -1,0 +1,90 @@
+"""WebSocket messages (docs/protocol.md).
+
+Incoming messages are validated by pydantic; a message that fails gets an
+``error`` answer and the connection stays usable.  Outgoing messages are built
+by the small functions below (plain dicts, serialized once per audience).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    seat_token: str | None = Field(default=None, max_length=256)
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class Act(_Message):
+    type: Literal["act"]
+    seq: int = Field(ge=0)
+    action_id: str = Field(min_length=1, max_length=128)
+    action: dict[str, Any]
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=500)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Chat | Ping, Field(discriminator="type")]
+_client = TypeAdapter(ClientMessage)
+CLIENT_TYPES = {"hello", "act", "chat", "ping"}
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client(text: str) -> Hello | Act | Chat | Ping:
+    """Parse one frame; BadMessage explains what is wrong in a player's words."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise BadMessage("malformed", "That message is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise BadMessage("malformed", "A message must be a JSON object with a 'type'.")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise BadMessage("unknown_type", f"Unknown message type {str(kind)[:40]!r}.")
+    try:
+        return _client.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise BadMessage("bad_message", f"Invalid '{kind}' message: {where}: {first['msg']}.") from None
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def ack(action_id: str, seq: int) -> dict[str, Any]:
+    return {"type": "ack", "action_id": action_id, "seq": seq}
+
+
+def rejected(action_id: str, code: str, message: str, seq: int) -> dict[str, Any]:
+    return {"type": "rejected", "action_id": action_id, "code": code, "message": message, "seq": seq}
+
+
+def presence(spectators: int, connected: list[str]) -> dict[str, Any]:
+    return {"type": "presence", "spectators": spectators, "connected": connected}

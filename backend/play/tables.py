@@ -1,0 +1,123 @@
+"""The live tables this worker holds, loaded on demand and dropped when idle."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from backend.config import Settings
+from backend.engine.registry import get_game
+from backend.store.repository import NotFound, PlayLoad, Repository
+from backend.store.writer import CommitWriter
+
+from .bus import Bus
+from .master import TableRuntime, build_state
+
+log = logging.getLogger("dragontable.play")
+
+
+class Tables:
+    def __init__(self, settings: Settings, repo: Repository, writer: CommitWriter, bus: Bus) -> None:
+        self.settings = settings
+        self.repo = repo
+        self.writer = writer
+        self.bus = bus
+        self.worker_id = settings.worker_id or uuid.uuid4().hex[:12]
+        self.runtimes: dict[str, TableRuntime] = {}
+        self._loading: dict[str, asyncio.Task[TableRuntime]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        await self.bus.start(self.on_bus)
+
+    async def stop(self) -> None:
+        for runtime in self.runtimes.values():
+            runtime.close()
+        await self.bus.stop()
+
+    async def build(self, table_id: str) -> tuple[PlayLoad, Any, int]:
+        def work() -> tuple[PlayLoad, Any, int]:
+            load = self.repo.load_for_play(table_id)
+            game = get_game(load.table.game)
+            state, seq = build_state(game, load, lambda: self.repo.all_actions(table_id))
+            return load, state, seq
+
+        return await asyncio.to_thread(work)
+
+    async def get(self, table_id: str) -> TableRuntime:
+        """The runtime of a table (raises NotFound)."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
+            return runtime
+        task = self._loading.get(table_id)
+        if task is None:
+            task = asyncio.create_task(self._load(table_id))
+            self._loading[table_id] = task
+            task.add_done_callback(lambda _t: self._loading.pop(table_id, None))
+        return await asyncio.shield(task)
+
+    async def _load(self, table_id: str) -> TableRuntime:
+        load, state, seq = await self.build(table_id)
+        runtime = TableRuntime(self, get_game(load.table.game), load, state, seq)
+        self.runtimes[table_id] = runtime
+        await self.bus.subscribe(table_id)
+        # Ask the other workers who they have connected to this table.
+        self.publish(table_id, {"kind": "presence_query"})
+        return runtime
+
+    def evict_if_idle(self, table_id: str) -> None:
+        runtime = self.runtimes.get(table_id)
+        if runtime is None or runtime.connections or runtime.lock.locked():
+            return
+        runtime.close()
+        del self.runtimes[table_id]
+        self._spawn(self.bus.unsubscribe(table_id))
+
+    def presence_of(self, table_id: str) -> tuple[int, frozenset[str]]:
+        runtime = self.runtimes.get(table_id)
+        return runtime.presence() if runtime is not None else (0, frozenset())
+
+    def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        self._spawn(self.bus.publish(table_id, {**message, "origin": self.worker_id}))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def table_changed(self, table_id: str) -> None:
+        """Called by the lobby after join / leave / start."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
+            await runtime.lobby_changed()
+        self.publish(table_id, {"kind": "lobby"})
+
+    async def on_bus(self, table_id: str, msg: dict[str, Any]) -> None:
+        if msg.get("origin") == self.worker_id:
+            return
+        runtime = self.runtimes.get(table_id)
+        if runtime is None:
+            return
+        kind = msg.get("kind")
+        try:
+            if kind == "action":
+                await runtime.remote_action(msg)
+            elif kind == "chat":
+                runtime.broadcast(msg["message"])
+            elif kind == "presence":
+                runtime.remote_presence(
+                    str(msg["origin"]), msg.get("spectators", 0), msg.get("connected", [])
+                )
+            elif kind == "presence_query":
+                spectators, seats = runtime.local_presence()
+                self.publish(
+                    table_id, {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
+                )
+            elif kind == "lobby":
+                await runtime.lobby_changed()
+        except NotFound:
+            return
+        except Exception:
+            log.exception("table %s: bus message %s failed", table_id, kind)

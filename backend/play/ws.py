@@ -1,0 +1,157 @@
+"""``WS /ws/tables/{id}``: hello, then act / chat / ping (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+
+from backend.config import Settings
+from backend.store.repository import NotFound
+
+from . import protocol
+from .hub import CLOSE_BAD_TOKEN, CLOSE_NOT_FOUND, CLOSE_POLICY, CLOSE_TOO_BIG, Connection
+from .master import TableRuntime
+from .tables import Tables
+
+log = logging.getLogger("dragontable.play")
+router = APIRouter()
+
+
+class RateLimiter:
+    """Token bucket: ``rate`` messages a second on average, bursts up to ``burst``."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
+    origin = ws.headers.get("origin")
+    if origin is None:  # not a browser: browsers always send Origin on WebSockets
+        return True
+    if "*" in settings.allowed_origins or origin in settings.allowed_origins:
+        return True
+    return urlsplit(origin).netloc == ws.headers.get("host")
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    settings: Settings = ws.app.state.settings
+    tables: Tables = ws.app.state.tables
+    if not origin_allowed(ws, settings):
+        await ws.close(code=CLOSE_POLICY)
+        return
+    await ws.accept()
+    conn = Connection(ws, settings.send_queue_limit)
+    conn.start()
+    runtime: TableRuntime | None = None
+    try:
+        try:
+            runtime = await tables.get(table_id)
+        except NotFound:
+            conn.send(protocol.error("not_found", "There is no such table."))
+            conn.close(CLOSE_NOT_FOUND)
+            return
+        except Exception:
+            log.exception("table %s could not be loaded", table_id)
+            conn.send(protocol.error("unavailable", "This table cannot be opened right now."))
+            conn.close(1011)
+            return
+        await _serve(ws, conn, runtime, settings)
+    finally:
+        if runtime is not None:
+            await runtime.detach(conn)
+        if conn.close_code is not None:
+            await _finish_writer(conn)
+        else:
+            await conn.drain_and_stop()
+
+
+async def _finish_writer(conn: Connection) -> None:
+    """Let the writer send what is queued and the close frame."""
+    writer = conn._writer
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(writer), timeout=5)
+    await conn.drain_and_stop()
+
+
+async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, settings: Settings) -> None:
+    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    hello_done = False
+    deadline = time.monotonic() + settings.hello_timeout_seconds
+    while not conn.closed:
+        try:
+            if hello_done:
+                message = await ws.receive()
+            else:
+                message = await asyncio.wait_for(ws.receive(), timeout=max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            conn.send(protocol.error("hello_timeout", "Say hello first (send a 'hello' message)."))
+            conn.close(CLOSE_POLICY)
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        raw_size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
+        if raw_size > settings.max_frame_bytes:
+            conn.close(CLOSE_TOO_BIG)
+            return
+        if not limiter.allow():
+            conn.send(protocol.error("rate_limited", "Too many messages; slow down."))
+            conn.close(CLOSE_POLICY)
+            return
+        if text is None:
+            conn.send(protocol.error("malformed", "Send JSON text frames, not binary ones."))
+            continue
+        try:
+            msg = protocol.parse_client(text)
+        except protocol.BadMessage as exc:
+            conn.send(protocol.error(exc.code, exc.message))
+            continue
+        if isinstance(msg, protocol.Ping):
+            conn.send({"type": "pong"})
+        elif isinstance(msg, protocol.Hello):
+            if hello_done:
+                conn.send(protocol.error("already_hello", "You already said hello on this connection."))
+                continue
+            if msg.seat_token is not None:
+                found = runtime.seat_for_token(msg.seat_token)
+                if found is None:
+                    # The seat may have been taken through another worker a moment ago.
+                    await runtime.lobby_changed()
+                    found = runtime.seat_for_token(msg.seat_token)
+                if found is None:
+                    conn.send(protocol.error("bad_token", "That seat token is not valid for this table."))
+                    conn.close(CLOSE_BAD_TOKEN)
+                    return
+                conn.seat, conn.token_hash = found
+            conn.name = runtime.player_name(conn.seat)
+            hello_done = True
+            await runtime.attach(conn, msg.last_seq)
+        elif not hello_done:
+            conn.send(protocol.error("hello_first", "Say hello first (send a 'hello' message)."))
+        elif isinstance(msg, protocol.Act):
+            await runtime.act(conn, msg)
+        elif isinstance(msg, protocol.Chat):
+            text = msg.text.strip()
+            if text:
+                runtime.chat(conn, text[: settings.chat_max_chars])

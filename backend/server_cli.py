@@ -1,0 +1,115 @@
+"""``python -m backend serve | migrate | verify``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+from backend.config import Settings
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the game server (applies migrations first)")
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="port (default 8000)")
+    p.add_argument("--database-url", default=None, help="default: SQLite file ./var/dragontable.db")
+    p.add_argument("--redis-url", default=None, help="Redis for fan-out between workers (default: none)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--log-level", default="info")
+    p.set_defaults(func=run_serve)
+
+    m = sub.add_parser("migrate", help="apply (or undo) database migrations")
+    m.add_argument("--database-url", default=None)
+    m.add_argument("--downgrade", metavar="REVISION", default=None, help='e.g. "base" to remove every table')
+    m.set_defaults(func=run_migrate)
+
+    v = sub.add_parser("verify", help="replay an exported game record and check its dice")
+    v.add_argument("record", type=Path, help="RECORD.json from GET /api/tables/{id}/export")
+    v.set_defaults(func=run_verify)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {
+        key: value
+        for key, value in {
+            "host": getattr(args, "host", None),
+            "port": getattr(args, "port", None),
+            "database_url": getattr(args, "database_url", None),
+            "redis_url": getattr(args, "redis_url", None),
+        }.items()
+        if value is not None
+    }
+    return Settings(**overrides)
+
+
+def _has_display() -> bool:
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
+    import uvicorn
+
+    from backend.app import create_app
+    from backend.store.migrate import upgrade
+
+    settings = _settings(args)
+    upgrade(settings.database_url)
+    app = create_app(settings)
+    shown_host = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0", "::") else settings.host
+    url = f"http://{shown_host}:{settings.port}/"
+    print(f"Dragontable is up: open {url}", flush=True)
+    if not args.no_browser and _has_display():
+        threading.Thread(target=lambda: (time.sleep(1.0), webbrowser.open(url)), daemon=True).start()
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=args.log_level,
+        # Frames over the limit are refused by the protocol layer with 1009.
+        ws_max_size=settings.max_frame_bytes,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        proxy_headers=True,
+    )
+    uvicorn.Server(config).run()
+    return 0
+
+
+def run_migrate(args: argparse.Namespace, extra: list[str]) -> int:
+    from backend.store.migrate import current, downgrade, upgrade
+
+    settings = _settings(args)
+    if args.downgrade:
+        downgrade(settings.database_url, args.downgrade)
+    else:
+        upgrade(settings.database_url)
+    print(f"database at revision {current(settings.database_url) or 'base (empty)'}")
+    return 0
+
+
+def run_verify(args: argparse.Namespace, extra: list[str]) -> int:
+    from backend.play.record import VerifyFailed, verify_record
+
+    settings = Settings()
+    from backend.app import register_extra_games
+
+    register_extra_games(settings.extra_games)
+    try:
+        record = json.loads(args.record.read_text())
+    except (OSError, ValueError) as exc:
+        print(f"FAILED: cannot read {args.record}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        print(verify_record(record))
+    except VerifyFailed as exc:
+        print(f"FAILED: {exc}", file=sys.stderr)
+        return 1
+    return 0

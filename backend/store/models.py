@@ -1,0 +1,130 @@
+"""The schema.  Changed only through alembic revisions in migrations/.
+
+The action log is the truth: a table's state is always the replay of its
+actions from its seed; ``snapshot`` rows are only a cache of that replay.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Stable constraint names so revisions can drop them on every backend.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s_%(column_1_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    __tablename__ = "player"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    # sha256 of the player token; the token itself is never stored.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameTable(Base):
+    __tablename__ = "game_table"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(String(128))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    visibility: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    host_player_id: Mapped[str] = mapped_column(ForeignKey("player.id"))
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    turn_clock_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    prompt_timeout_seconds: Mapped[float] = mapped_column(Float)
+    # Secret until the game is over; never part of a listing (see lobby/schemas.py).
+    seed_hex: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    initial_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seat"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    label: Mapped[str] = mapped_column(String(128))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("player.id"), nullable=True)
+    # sha256 of the current seat token (a re-join issues a new one).
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    """The append-only log: one row per applied action, never updated."""
+
+    __tablename__ = "action"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seq"),
+        UniqueConstraint("table_id", "action_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(64))
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    action_id: Mapped[str] = mapped_column(String(128))
+    by_timeout: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Hash of the state after this action: replays and `verify` check every step.
+    state_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventRow(Base):
+    """The events of each action, with their audience (null: public)."""
+
+    __tablename__ = "event"
+    __table_args__ = (Index("ix_event_table_seq", "table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    idx: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    to_seats: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+
+
+class Snapshot(Base):
+    """A cache of the encoded state at ``seq``; loading checks its hash."""
+
+    __tablename__ = "snapshot"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[str] = mapped_column(Text)  # canonical JSON text, hashed as is
+    state_hash: Mapped[str] = mapped_column(String(64))

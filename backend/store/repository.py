@@ -1,0 +1,405 @@
+"""Every SQL statement of the server lives here.
+
+Functions are synchronous; the async server calls them from worker threads
+(``asyncio.to_thread``) or through the group-commit writer (store/writer.py).
+ORM rows never leave this module: callers get the plain records below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import ActionRow, EventRow, GameTable, Player, SeatRow, Snapshot
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_token() -> str:
+    """A bearer token: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_id() -> str:
+    # 72 random bits: unlisted tables are found only by their id.
+    return secrets.token_urlsafe(9)
+
+
+class Conflict(Exception):
+    """Another writer committed this table's next seq (or this action_id) first."""
+
+
+class NotFound(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    id: str
+    name: str
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    seat: str
+    label: str
+    player_id: str | None
+    player_name: str | None
+    token_hash: str | None
+
+
+@dataclass(slots=True)
+class TableRecord:
+    id: str
+    game: str
+    rules_version: int
+    title: str
+    options: dict[str, Any]
+    visibility: str
+    status: str
+    host_player_id: str
+    host_name: str
+    seq: int
+    turn_clock_seconds: float | None
+    prompt_timeout_seconds: float
+    commitment: str | None
+    outcome: dict[str, Any] | None
+    initial_hash: str | None
+    created_at: datetime
+    seats: list[SeatRecord]
+    # Only loaded by the play layer and the export; never serialized in a listing.
+    seed_hex: str | None = field(default=None, repr=False)
+
+
+@dataclass(slots=True)
+class LoggedAction:
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    action_id: str
+    state_hash: str
+    by_timeout: bool
+
+
+@dataclass(slots=True)
+class LoggedEvent:
+    kind: str
+    data: dict[str, Any]
+    to: list[str] | None
+
+
+@dataclass(slots=True)
+class PlayLoad:
+    """What a master needs to rebuild a live table: snapshot + later actions."""
+
+    table: TableRecord
+    snapshot_seq: int | None
+    snapshot_state: str | None
+    snapshot_hash: str | None
+    actions: list[LoggedAction]
+    action_ids: dict[str, tuple[int, str]]
+
+
+@dataclass(slots=True)
+class ActionWrite:
+    table_id: str
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    action_id: str
+    by_timeout: bool
+    state_hash: str
+    events: list[LoggedEvent]
+    snapshot: str | None = None
+    outcome: dict[str, Any] | None = None
+
+
+def constant_time_equal(a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return False
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+class Repository:
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    # -- health -------------------------------------------------------------
+    def ping(self) -> None:
+        with self.sessions() as s:
+            s.execute(text("SELECT 1"))
+
+    # -- players ------------------------------------------------------------
+    def create_player(self, name: str) -> tuple[PlayerRecord, str]:
+        token = new_token()
+        player = Player(id=new_id(), name=name, token_hash=token_hash(token), created_at=now())
+        with self.sessions.begin() as s:
+            s.add(player)
+        return PlayerRecord(player.id, player.name), token
+
+    def player_by_token(self, token: str) -> PlayerRecord | None:
+        wanted = token_hash(token)
+        with self.sessions() as s:
+            row = s.scalars(select(Player).where(Player.token_hash == wanted)).first()
+            if row is None or not constant_time_equal(row.token_hash, wanted):
+                return None
+            return PlayerRecord(row.id, row.name)
+
+    # -- tables -------------------------------------------------------------
+    def create_table(
+        self,
+        *,
+        game: str,
+        rules_version: int,
+        title: str,
+        options: dict[str, Any],
+        visibility: str,
+        host: PlayerRecord,
+        seats: Sequence[tuple[str, str]],
+        turn_clock_seconds: float | None,
+        prompt_timeout_seconds: float,
+    ) -> TableRecord:
+        table_id = new_id()
+        with self.sessions.begin() as s:
+            s.add(
+                GameTable(
+                    id=table_id,
+                    game=game,
+                    rules_version=rules_version,
+                    title=title,
+                    options=options,
+                    visibility=visibility,
+                    status="open",
+                    host_player_id=host.id,
+                    seq=0,
+                    turn_clock_seconds=turn_clock_seconds,
+                    prompt_timeout_seconds=prompt_timeout_seconds,
+                    created_at=now(),
+                )
+            )
+            s.flush()
+            for i, (seat, label) in enumerate(seats):
+                s.add(SeatRow(table_id=table_id, seat=seat, position=i, label=label))
+        return self.get_table(table_id)
+
+    def _record(self, s: Session, row: GameTable, *, with_seed: bool = False) -> TableRecord:
+        seat_rows = s.execute(
+            select(SeatRow, Player.name)
+            .outerjoin(Player, Player.id == SeatRow.player_id)
+            .where(SeatRow.table_id == row.id)
+            .order_by(SeatRow.position)
+        ).all()
+        host_name = s.scalar(select(Player.name).where(Player.id == row.host_player_id)) or ""
+        return TableRecord(
+            id=row.id,
+            game=row.game,
+            rules_version=row.rules_version,
+            title=row.title,
+            options=dict(row.options),
+            visibility=row.visibility,
+            status=row.status,
+            host_player_id=row.host_player_id,
+            host_name=host_name,
+            seq=row.seq,
+            turn_clock_seconds=row.turn_clock_seconds,
+            prompt_timeout_seconds=row.prompt_timeout_seconds,
+            commitment=row.commitment,
+            outcome=row.outcome,
+            initial_hash=row.initial_hash,
+            created_at=row.created_at,
+            seats=[SeatRecord(r.seat, r.label, r.player_id, name, r.token_hash) for r, name in seat_rows],
+            seed_hex=row.seed_hex if with_seed else None,
+        )
+
+    def get_table(self, table_id: str, *, with_seed: bool = False) -> TableRecord:
+        with self.sessions() as s:
+            row = s.get(GameTable, table_id)
+            if row is None:
+                raise NotFound(table_id)
+            return self._record(s, row, with_seed=with_seed)
+
+    def list_tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
+        with self.sessions() as s:
+            rows = s.scalars(
+                select(GameTable)
+                .where(GameTable.visibility == "public", GameTable.status.in_(list(statuses)))
+                .order_by(GameTable.created_at.desc())
+                .limit(limit)
+            ).all()
+            return [self._record(s, r) for r in rows]
+
+    def set_seat(self, table_id: str, seat: str, player_id: str | None) -> str | None:
+        """Give ``seat`` to ``player_id`` (a fresh token) or free it (None)."""
+        token = new_token() if player_id is not None else None
+        with self.sessions.begin() as s:
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(player_id=player_id, token_hash=token_hash(token) if token else None)
+            )
+        return token
+
+    def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
+        """Open → live, once; False when someone else started it first."""
+        with self.sessions.begin() as s:
+            result = s.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id, GameTable.status == "open")
+                .values(
+                    status="live",
+                    seed_hex=seed_hex,
+                    commitment=commitment,
+                    initial_hash=initial_hash,
+                    started_at=now(),
+                    seq=0,
+                )
+            )
+            return result.rowcount == 1
+
+    # -- play ---------------------------------------------------------------
+    def load_for_play(self, table_id: str) -> PlayLoad:
+        with self.sessions() as s:
+            row = s.get(GameTable, table_id)
+            if row is None:
+                raise NotFound(table_id)
+            table = self._record(s, row, with_seed=True)
+            snap = s.execute(
+                select(Snapshot.seq, Snapshot.state, Snapshot.state_hash)
+                .where(Snapshot.table_id == table_id, Snapshot.seq <= table.seq)
+                .order_by(Snapshot.seq.desc())
+                .limit(1)
+            ).first()
+            after = snap.seq if snap else 0
+            actions = self._actions_after(s, table_id, after)
+            ids = {
+                aid: (seq, seat)
+                for aid, seq, seat in s.execute(
+                    select(ActionRow.action_id, ActionRow.seq, ActionRow.seat).where(
+                        ActionRow.table_id == table_id
+                    )
+                )
+            }
+            return PlayLoad(
+                table=table,
+                snapshot_seq=snap.seq if snap else None,
+                snapshot_state=snap.state if snap else None,
+                snapshot_hash=snap.state_hash if snap else None,
+                actions=actions,
+                action_ids=ids,
+            )
+
+    @staticmethod
+    def _actions_after(s: Session, table_id: str, seq: int, upto: int | None = None) -> list[LoggedAction]:
+        q = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq > seq)
+        if upto is not None:
+            q = q.where(ActionRow.seq <= upto)
+        return [
+            LoggedAction(r.seq, r.seat, dict(r.action), r.action_id, r.state_hash, r.by_timeout)
+            for r in s.scalars(q.order_by(ActionRow.seq))
+        ]
+
+    def actions_after(self, table_id: str, seq: int, upto: int | None = None) -> list[LoggedAction]:
+        with self.sessions() as s:
+            return self._actions_after(s, table_id, seq, upto)
+
+    def all_actions(self, table_id: str) -> list[LoggedAction]:
+        return self.actions_after(table_id, 0)
+
+    def events_between(self, table_id: str, after: int, upto: int) -> dict[int, list[LoggedEvent]]:
+        with self.sessions() as s:
+            out: dict[int, list[LoggedEvent]] = {}
+            for r in s.scalars(
+                select(EventRow)
+                .where(EventRow.table_id == table_id, EventRow.seq > after, EventRow.seq <= upto)
+                .order_by(EventRow.seq, EventRow.idx)
+            ):
+                out.setdefault(r.seq, []).append(LoggedEvent(r.kind, dict(r.data), r.to_seats))
+            return out
+
+    def count_actions(self, table_id: str) -> int:
+        with self.sessions() as s:
+            return s.scalar(select(func.count()).where(ActionRow.table_id == table_id)) or 0
+
+    def append_batch(self, batch: Sequence[ActionWrite]) -> list[Exception | None]:
+        """Commit a batch in one transaction (one fsync); on a conflict fall back to one by one.
+
+        Returns, per item, None (committed) or the Conflict that refused it.
+        """
+        try:
+            with self.sessions.begin() as s:
+                for item in batch:
+                    self._append(s, item)
+            return [None] * len(batch)
+        except (Conflict, IntegrityError):
+            if len(batch) == 1:
+                return [Conflict(batch[0].table_id)]
+        results: list[Exception | None] = []
+        for item in batch:
+            try:
+                with self.sessions.begin() as s:
+                    self._append(s, item)
+                results.append(None)
+            except (Conflict, IntegrityError):
+                results.append(Conflict(item.table_id))
+        return results
+
+    @staticmethod
+    def _append(s: Session, item: ActionWrite) -> None:
+        values: dict[str, Any] = {"seq": item.seq}
+        if item.outcome is not None:
+            values.update(status="finished", outcome=item.outcome, finished_at=now())
+        # The conditional update serializes writers of one table across workers.
+        moved = s.execute(
+            update(GameTable)
+            .where(GameTable.id == item.table_id, GameTable.seq == item.seq - 1, GameTable.status == "live")
+            .values(**values)
+        )
+        if moved.rowcount != 1:
+            raise Conflict(item.table_id)
+        s.add(
+            ActionRow(
+                table_id=item.table_id,
+                seq=item.seq,
+                seat=item.seat,
+                action=item.action,
+                action_id=item.action_id,
+                by_timeout=item.by_timeout,
+                state_hash=item.state_hash,
+                created_at=now(),
+            )
+        )
+        for i, ev in enumerate(item.events):
+            s.add(
+                EventRow(
+                    table_id=item.table_id, seq=item.seq, idx=i, kind=ev.kind, data=ev.data, to_seats=ev.to
+                )
+            )
+        if item.snapshot is not None:
+            s.add(
+                Snapshot(
+                    table_id=item.table_id, seq=item.seq, state=item.snapshot, state_hash=item.state_hash
+                )
+            )
+        s.flush()
+
+    def delete_table(self, table_id: str) -> None:
+        """Used by tests and operations only."""
+        with self.sessions.begin() as s:
+            for model in (EventRow, Snapshot, ActionRow, SeatRow):
+                s.execute(delete(model).where(model.table_id == table_id))
+            s.execute(delete(GameTable).where(GameTable.id == table_id))

@@ -1,0 +1,92 @@
+"""Group commit: one thread writes every table's actions, many per transaction.
+
+Masters hand their action rows over and await the commit; the thread takes
+everything queued since its last commit and writes it in one transaction, so
+one disk flush acknowledges many actions when tables are busy, and a quiet
+table still gets its commit at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from dataclasses import dataclass
+
+from .repository import ActionWrite, Repository
+
+log = logging.getLogger("dragontable.store")
+
+_STOP = object()
+
+
+@dataclass(slots=True)
+class _Job:
+    item: ActionWrite
+    future: asyncio.Future[None]
+    loop: asyncio.AbstractEventLoop
+
+
+class CommitWriter:
+    def __init__(self, repo: Repository, max_batch: int = 256) -> None:
+        self.repo = repo
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="commit-writer", daemon=True)
+        self.batches = 0
+        self.items = 0
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._queue.put(_STOP)
+        self._thread.join(timeout=10)
+
+    async def commit(self, item: ActionWrite) -> None:
+        """Returns once ``item`` is durable; raises repository.Conflict if refused."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Job(item, future, loop))
+        await future
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            jobs = [first]
+            stop = False
+            while len(jobs) < self.max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    stop = True
+                    break
+                jobs.append(nxt)
+            self._write([j for j in jobs if isinstance(j, _Job)])
+            if stop:
+                return
+
+    def _write(self, jobs: list[_Job]) -> None:
+        try:
+            results: list[Exception | None] = list(self.repo.append_batch([j.item for j in jobs]))
+        except Exception as exc:  # the database is gone: every waiter hears it
+            log.exception("commit failed")
+            results = [exc] * len(jobs)
+        self.batches += 1
+        self.items += len(jobs)
+        for job, result in zip(jobs, results, strict=True):
+            job.loop.call_soon_threadsafe(_settle, job.future, result)
+
+
+def _settle(future: asyncio.Future[None], result: Exception | None) -> None:
+    if future.done():
+        return
+    if result is None:
+        future.set_result(None)
+    else:
+        future.set_exception(result)

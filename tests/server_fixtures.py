@@ -1,0 +1,250 @@
+"""Helpers to run a real server (uvicorn subprocess on loopback) and talk to it.
+
+Used by tests/api, tests/play, tests/e2e and bench/server_load.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY_GAMES = "toy=tests.play.toygame:GAME"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``python -m backend serve`` in a subprocess; ``kill()`` is a real SIGKILL."""
+
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        port: int | None = None,
+        redis_url: str | None = None,
+        env: dict[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.redis_url = redis_url
+        self.env = env or {}
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, table_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DRAGONTABLE_EXTRA_GAMES": TOY_GAMES,
+            **self.env,
+        }
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
+        cmd = [
+            sys.executable, "-m", "backend", "serve", "--no-browser", "--log-level", "warning",
+            "--host", "127.0.0.1", "--port", str(self.port), "--database-url", self.database_url,
+        ]  # fmt: skip
+        if self.redis_url:
+            cmd += ["--redis-url", self.redis_url]
+        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode} (log: {self.log_path})")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError("server did not come up")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; only what was committed survives."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Api:
+    """A tiny REST client: one player."""
+
+    def __init__(self, base_url: str, name: str = "tester") -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=10)
+        reply = self.http.post("/api/players", json={"name": name})
+        reply.raise_for_status()
+        body = reply.json()
+        self.player_id = body["player_id"]
+        self.token = body["player_token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        return self.http.post(path, json=body if body is not None else {}, headers=self.headers)
+
+    def create_table(
+        self, game: str = "toy", options: dict[str, Any] | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        reply = self.post("/api/tables", {"game": game, "options": options or {}, **extra})
+        assert reply.status_code == 201, reply.text
+        return reply.json()
+
+    def join(self, table_id: str, seat: str) -> str:
+        reply = self.post(f"/api/tables/{table_id}/join", {"seat": seat})
+        assert reply.status_code == 200, reply.text
+        return reply.json()["seat_token"]
+
+    def start(self, table_id: str) -> dict[str, Any]:
+        reply = self.post(f"/api/tables/{table_id}/start")
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    def export(self, table_id: str) -> dict[str, Any]:
+        reply = self.http.get(f"/api/tables/{table_id}/export")
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+
+def start_table(
+    api: Api, game: str = "toy", options: dict[str, Any] | None = None, **extra: Any
+) -> tuple[str, dict[str, str]]:
+    """Create, take every seat (hot-seat: one player holds them all), start."""
+    table = api.create_table(game, options, **extra)
+    tokens = {s["seat"]: api.join(table["id"], s["seat"]) for s in table["seats"]}
+    api.start(table["id"])
+    return table["id"], tokens
+
+
+class WsClient:
+    """One WebSocket connection; keeps every raw frame it receives (for leak checks)."""
+
+    def __init__(
+        self, url: str, token: str | None = None, *, origin: str | None = None, max_size: int | None = 2**24
+    ) -> None:
+        self.url = url
+        self.token = token
+        self.origin = origin
+        self.max_size = max_size
+        self.raw: list[str] = []
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.seq = 0
+        self.seat: str | None = None
+        self.view: Any = None
+        self.legal: list[dict[str, Any]] = []
+        self.to_act: list[str] = []
+        self.finished: dict[str, Any] | None = None
+        self.close_code: int | None = None
+
+    async def connect(self, *, hello: bool = True, last_seq: int | None = None) -> dict[str, Any] | None:
+        import websockets
+
+        headers = {"Origin": self.origin} if self.origin else None
+        self.ws = await websockets.connect(self.url, max_size=self.max_size, additional_headers=headers)
+        self.reader = asyncio.create_task(self._read())
+        if not hello:
+            return None
+        await self.send({"type": "hello", "seat_token": self.token, "last_seq": last_seq})
+        return await self.expect("welcome")
+
+    async def _read(self) -> None:
+        import websockets
+
+        try:
+            async for text in self.ws:
+                self.raw.append(text)
+                msg = json.loads(text)
+                self._track(msg)
+                await self.queue.put(msg)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.close_code = self.ws.close_code
+            await self.queue.put(None)
+
+    def _track(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind in ("welcome", "update") and "view" in msg:
+            self.seq = msg["seq"]
+            self.view, self.legal, self.to_act = msg["view"], msg["legal"], msg["to_act"]
+            if kind == "welcome":
+                self.seat = msg["seat"]
+        elif kind == "finished":
+            self.finished = msg
+
+    async def send(self, msg: dict[str, Any] | str) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any] | None:
+        return await asyncio.wait_for(self.queue.get(), timeout)
+
+    async def expect(self, *types: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message of one of ``types`` (others are skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = await self.recv(max(0.01, deadline - time.monotonic()))
+            if msg is None:
+                raise ConnectionError(f"closed ({self.close_code}) while waiting for {types}")
+            if msg.get("type") in types:
+                return msg
+
+    async def wait_seq(self, seq: int, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.seq < seq:
+            msg = await self.recv(max(0.01, deadline - time.monotonic()))
+            if msg is None:
+                raise ConnectionError(f"closed ({self.close_code}) at seq {self.seq}, waiting for {seq}")
+
+    async def wait_closed(self, timeout: float = 10.0) -> int | None:
+        if self.reader is not None:
+            await asyncio.wait_for(asyncio.shield(self.reader), timeout)
+        return self.close_code
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.reader, 5)
