@@ -177,6 +177,7 @@ export class TableConnection extends EventTarget {
         this._emit("error", msg);
         break;
       case "chat":
+      case "table":
       case "presence":
       case "finished":
         this._emit(msg.type, msg);

@@ -265,7 +265,10 @@ class LiveTable {
     });
     conn.addEventListener("update", (e) => {
       const msg = e.detail;
-      this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
+      // Updates resent after a reconnect ("missed") carry only events; the welcome brings the view.
+      if (msg.view !== undefined) {
+        this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
+      }
       if (isPrimary()) {
         this.log.addEvents(msg.seq, msg.events, { by: msg.by });
         const rolls = this.renderer?.diceFromEvents ? this.renderer.diceFromEvents(msg.events || []) : [];
@@ -284,6 +287,10 @@ class LiveTable {
         forgetSeat(this.table.id, key);
         this.showMessage("This browser's seat token was refused; you are watching instead.", "error");
       } else this.showMessage(e.detail.message, "error");
+    });
+    conn.addEventListener("table", (e) => {
+      this.table = e.detail.table;
+      this.refresh();
     });
     conn.addEventListener("chat", (e) => isPrimary() && this.chat.add(e.detail, seatLabel(this.table, e.detail.seat)));
     conn.addEventListener("presence", (e) => {
@@ -389,6 +396,10 @@ class LiveTable {
       this.turnBanner.append(h("span.muted", {}, "Connecting to the table…"));
       return;
     }
+    if (!d.view) {
+      this.turnBanner.append(h("span.muted", {}, "The game has not started yet; the board appears when the host starts it."));
+      return;
+    }
     const turn = this.renderer?.turnText ? this.renderer.turnText(d.view) : "";
     const waiting = d.to_act.map((s) => {
       const mine = s in this.seats;
@@ -410,13 +421,13 @@ class LiveTable {
 
   renderPanels() {
     const d = this.current;
-    if (!this.renderer || !d) return;
+    if (!this.renderer || !d || !d.view) return;
     clear(this.panels).append(this.renderer.heroPanels(d.view, { table: this.table, connected: this.connectedSeats, mine: Object.keys(this.seats), active: this.activeSeat, toAct: d.to_act }));
   }
 
   renderBoard() {
     const d = this.current;
-    if (!this.renderer || !d) return;
+    if (!this.renderer || !d || !d.view) return;
     const mine = this.activeSeat && d.to_act.includes(this.activeSeat) ? d.legal : [];
     this.renderer.setState(d.view, { legal: mine, seat: this.activeSeat || null, selection: this.selection });
   }
@@ -424,7 +435,7 @@ class LiveTable {
   renderControls() {
     const d = this.current;
     clear(this.controls);
-    if (!d || !this.renderer) return;
+    if (!d || !d.view || !this.renderer) return;
     if (!this.activeSeat) {
       this.controls.append(h("p.muted", {}, "You are watching. Chat is open to everyone."));
       this.closeDialog();

@@ -594,23 +594,47 @@ class DorasureRenderer {
         ctx.fillText("Quest", c.x, y + hgt * 0.86);
       } else {
         const dark = state === "solved";
-        ctx.fillStyle = dark ? "#fff" : "#3a1c1c";
-        ctx.font = `700 ${fs}px system-ui, sans-serif`;
         const name = quest ? quest.name || titleCase(quest.id || "") : titleCase(m.quest || "");
-        const lines = this.wrap(ctx, (state === "solved" ? "✓ " : "") + name, w - 6).slice(0, 2);
-        lines.forEach((ln, i) => ctx.fillText(ln, c.x, y + fs * (0.95 + i * 1.1)));
-        ctx.font = `600 ${fs * 0.9}px system-ui, sans-serif`;
         let detail = "";
         if (state === "solved") {
           const r = m.reward;
           detail = r ? (typeof r === "object" ? r.name || titleCase(r.id) : titleCase(r)) : "solved";
         } else if (quest && quest.attribute) detail = `${titleCase(quest.attribute)} ${quest.target}+`;
-        if (detail) ctx.fillText(this.wrap(ctx, detail, w - 4)[0], c.x, y + hgt - fs * 0.75);
+        this.textBlock(ctx, [
+          { text: (dark ? "✓ " : "") + name, weight: 700, scale: 1 },
+          { text: detail, weight: 500, scale: 0.85 },
+        ], c.x, y, w - 6, hgt, fs, dark ? "#fff" : "#3a1c1c");
       }
       ctx.restore();
       const flags = m.flags || 0;
       for (let i = 0; i < flags; i += 1) this.drawFlag(ctx, x + w - size * 0.1 - i * size * 0.24, y - size * 0.05, size);
       this.label(ctx, s.name, c.x, c.y + size * 0.72, Math.max(8, size * 0.24), { bg: "rgba(60,50,45,0.85)" });
+    }
+  }
+
+  /** Wrapped lines of text, shrunk until they fit a w x hgt box (top-centred at x, y). */
+  textBlock(ctx, parts, x, y, w, hgt, fs, color) {
+    let size = fs;
+    let lines = [];
+    for (let tries = 0; tries < 6; tries += 1) {
+      lines = [];
+      for (const part of parts.filter((p) => p.text)) {
+        ctx.font = `${part.weight} ${size * part.scale}px system-ui, sans-serif`;
+        for (const text of this.wrap(ctx, part.text, w)) lines.push({ text, font: ctx.font, px: size * part.scale });
+      }
+      const total = lines.reduce((acc, l) => acc + l.px * 1.12, 0);
+      if (total <= hgt - 4 && lines.every((l) => (ctx.font = l.font) && ctx.measureText(l.text).width <= w)) break;
+      size *= 0.88;
+    }
+    const total = lines.reduce((acc, l) => acc + l.px * 1.12, 0);
+    let cy = y + (hgt - total) / 2;
+    ctx.fillStyle = color;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    for (const l of lines) {
+      ctx.font = l.font;
+      ctx.fillText(l.text, x, cy + l.px * 0.08);
+      cy += l.px * 1.12;
     }
   }
 
@@ -753,9 +777,11 @@ class DorasureRenderer {
     const rowAbove = spaces.filter((s) => s.r === maxR - 1);
     const rowAboveRight = Math.max(...rowAbove.map((s) => L.hexToPixel(s.q, s.r).x)) + w / 2;
     const yBottom = L.hexToPixel(0, maxR).y;
-    const meter = { x: bottomRowRight + size * 0.3, y: yBottom - size * 0.95, w: rightEdge - bottomRowRight - size * 0.4, h: size * 1.9 };
-    const healthRow = L.hexToPixel(0, maxR - 1).y;
-    const health = { x: rowAboveRight + size * 0.3, y: healthRow - size * 1.95, w: rightEdge - rowAboveRight - size * 0.4, h: size * 2.55 };
+    const yAbove = L.hexToPixel(0, maxR - 1).y;
+    // The meter sits below the row above's lowest points, level with the bottom row.
+    const meterTop = yAbove + size + 3;
+    const meter = { x: bottomRowRight + size * 0.25, y: meterTop, w: rightEdge - bottomRowRight - size * 0.3, h: yBottom + size - meterTop };
+    const health = { x: rowAboveRight + size * 0.25, y: yAbove - size * 1.9, w: rightEdge - rowAboveRight - size * 0.3, h: size * 2.9 - 6 };
     return { meter, health };
   }
 
@@ -847,8 +873,9 @@ class DorasureRenderer {
     const fs = this.panel(ctx, r, `Dragon health  ${hl.life}/${hl.boxes}`);
     const n = hl.boxes;
     const pad = 8;
-    const cell = Math.min((r.w - 2 * pad) / n, r.h - fs - 22);
-    const top = r.y + fs + 14;
+    const cell = Math.min((r.w - 2 * pad) / n, (r.h - fs - 30) / 1.2);
+    // Centre the boxes and their caption in the space under the title.
+    const top = r.y + fs + 10 + Math.max(0, (r.h - fs - 10 - cell * 1.2 - fs * 1.4) / 2);
     const left = r.x + (r.w - cell * n) / 2;
     this.healthCells = [];
     for (let i = 1; i <= n; i += 1) {
