@@ -1,0 +1,1 @@
+"""Dorn: one Dornkeeper against up to five hero seats on a square-grid labyrinth."""
