@@ -6,7 +6,8 @@ const REFRESH_MS = 3000;
 
 /** A form for one JSON-schema-ish options object; returns {el, read()}. */
 export function optionsForm(schema, defaults) {
-  const props = (schema && schema.properties) || {};
+  // A JSON schema ({type: "object", properties}) or directly a map of option -> property schema.
+  const props = (schema && (schema.properties || (schema.type === "object" ? {} : schema))) || {};
   const readers = [];
   const fields = [];
   for (const [key, prop] of Object.entries(props)) {

@@ -51,7 +51,7 @@ class ReplayPage {
   }
 
   start() {
-    const downloadButton = h("button#download-record", { type: "button", onclick: () => this.download() }, "⬇ Download the game record");
+    const downloadButton = h("button#download-record", { type: "button", onclick: () => this.download() }, "Download the game record");
     setTopbar(h("strong.table-title", {}, `Replay: ${this.table.title || titleCase(this.table.game)}`), h("span.pill.pill-quiet", {}, "all tiles revealed"), downloadButton);
     this.slider = h("input#replay-slider", { type: "range", min: 0, max: Math.max(0, this.frames.length - 1), value: 0, "aria-label": "Action number", oninput: (e) => this.go(Number(e.target.value)) });
     this.pos = h("span#replay-pos.replay-pos");
@@ -65,11 +65,11 @@ class ReplayPage {
     const bar = h(
       "div.replay-bar",
       {},
-      h("button#replay-first", { type: "button", title: "Start", onclick: () => this.go(0) }, "⏮"),
+      h("button#replay-first", { type: "button", title: "Start", onclick: () => this.go(0) }, "|◀"),
       h("button#replay-back", { type: "button", title: "Back one action (←)", onclick: () => this.go(this.index - 1) }, "◀"),
       this.playButton,
       h("button#replay-forward", { type: "button", title: "Forward one action (→)", onclick: () => this.go(this.index + 1) }, "▶"),
-      h("button#replay-last", { type: "button", title: "End", onclick: () => this.go(this.frames.length - 1) }, "⏭"),
+      h("button#replay-last", { type: "button", title: "End", onclick: () => this.go(this.frames.length - 1) }, "▶|"),
       this.slider,
       this.pos,
     );
@@ -147,7 +147,7 @@ class ReplayPage {
     if (this.timer) this.stop();
     else {
       if (this.index >= this.frames.length - 1) this.go(0);
-      this.playButton.textContent = "⏸ Pause";
+      this.playButton.textContent = "❚❚ Pause";
       this.timer = setInterval(() => this.go(this.index + 1), PLAY_STEP_MS);
     }
   }

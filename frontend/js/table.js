@@ -193,7 +193,7 @@ class LiveTable {
   buildDom() {
     const t = this.table;
     this.connPill = h("span#conn-state.pill", { title: "Connection to the server" }, "connecting");
-    this.specCount = h("span#spectators.pill.pill-quiet", { title: "People watching" }, "👁 0");
+    this.specCount = h("span#spectators.pill.pill-quiet", { title: "People watching" }, "0 watching");
     this.seatTabs = h("div#seat-tabs.seat-tabs", { role: "tablist" });
     setTopbar(
       h("strong.table-title", {}, t.title || titleCase(t.game)),
@@ -378,7 +378,7 @@ class LiveTable {
 
   renderStatus() {
     this.renderConnState();
-    this.specCount.textContent = `👁 ${this.spectators}`;
+    this.specCount.textContent = `${this.spectators} watching`;
     this.specCount.title = `${this.spectators} watching`;
     const d = this.current;
     clear(this.turnBanner);
@@ -411,11 +411,11 @@ class LiveTable {
     this.turnBanner.append(
       h("strong#turn-text", {}, turn || "In play"),
       h("span#waiting-for", {}, "Waiting for: ", waiting.length ? waiting.flatMap((w, i) => (i ? [", ", w] : [w])) : "—"),
-      d.deadline ? h("span#deadline.deadline", { title: "The server answers by default when this runs out" }, `⏱ ${countdown(d.deadline)}`) : null,
+      d.deadline ? h("span#deadline.deadline", { title: "The server answers by default when this runs out" }, `time left ${countdown(d.deadline)}`) : null,
     );
     if (this.dialog.open) {
       const clock = this.dialog.querySelector(".deadline");
-      if (clock && d.deadline) clock.textContent = `⏱ ${countdown(d.deadline)} left, then the default answer is taken`;
+      if (clock && d.deadline) clock.textContent = `${countdown(d.deadline)} left, then the default answer is taken`;
     }
   }
 
@@ -487,7 +487,7 @@ class LiveTable {
     this.dialog.append(
       h("h2", {}, prompt.title),
       prompt.text ? h("p", {}, prompt.text) : null,
-      d.deadline ? h("p.deadline", {}, `⏱ ${countdown(d.deadline)} left, then the default answer is taken`) : null,
+      d.deadline ? h("p.deadline", {}, `${countdown(d.deadline)} left, then the default answer is taken`) : null,
       h("div.dialog-actions", {}, prompt.items.map((item) => this.actionButton(item))),
     );
     if (!this.dialog.open) this.dialog.show();

@@ -36,17 +36,25 @@ class GenericRenderer {
   }
 
   turnText(view) {
-    return view && view.current ? `${titleCase(view.current)}'s turn` : "";
+    const who = view && (view.current || view.turn);
+    return typeof who === "string" ? `${titleCase(who)}'s turn` : "";
   }
 
   describeEvent(ev) {
-    return ev.text || titleCase(ev.kind);
+    if (ev.text) return ev.text;
+    const details = Object.entries(ev)
+      .filter(([k, v]) => k !== "kind" && (typeof v !== "object" || v === null))
+      .map(([k, v]) => `${k} ${v}`);
+    return `${titleCase(ev.kind)}${details.length ? ` (${details.join(", ")})` : ""}`;
   }
 
   diceFromEvents(events) {
-    return events
-      .filter((ev) => Array.isArray(ev.dice))
-      .map((ev) => ({ label: titleCase(ev.kind), dice: ev.dice.filter(Number.isInteger) }));
+    const out = [];
+    for (const ev of events) {
+      const dice = Array.isArray(ev.dice) ? ev.dice.filter(Number.isInteger) : Number.isInteger(ev.die) ? [ev.die] : [];
+      if (dice.length) out.push({ label: `${ev.seat ? `${ev.seat}: ` : ""}${titleCase(ev.kind)}`, dice });
+    }
+    return out;
   }
 
   controls(view, legal) {
