@@ -74,7 +74,9 @@ def _mount_frontend(app: FastAPI, folder: Path) -> None:
         if path:
             candidate = (root / path).resolve()
             if candidate.is_relative_to(root) and candidate.is_file():
-                return FileResponse(candidate)
+                # ES modules refuse to run unless served with a JavaScript type.
+                media = "text/javascript" if candidate.suffix in (".js", ".mjs") else None
+                return FileResponse(candidate, media_type=media)
         if not path or path.startswith(SPA_PREFIXES):
             return FileResponse(index) if index.is_file() else HTMLResponse(FALLBACK_PAGE)
         return JSONResponse({"code": "not_found", "message": "Nothing here."}, status_code=404)

@@ -248,3 +248,32 @@ class WsClient:
         if self.reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.reader, 5)
+
+
+async def play_random(
+    seats: dict[str, WsClient],
+    watchers: list[WsClient],
+    rnd: Any,
+    *,
+    max_actions: int = 5000,
+    stop_after: int | None = None,
+    prefix: str = "a",
+) -> list[int]:
+    """Random legal play until the game ends (or ``stop_after`` actions); returns the acked seqs."""
+    everyone = [*seats.values(), *watchers]
+    acked: list[int] = []
+    for n in range(max_actions):
+        if any(c.finished for c in everyone) or (stop_after is not None and len(acked) >= stop_after):
+            break
+        ready = sorted(s for s, c in seats.items() if c.legal and c.seat in c.to_act)
+        if not ready:
+            raise AssertionError(f"nobody can act at seq {max(c.seq for c in everyone)}")
+        client = seats[rnd.choice(ready)]
+        action = rnd.choice(client.legal)
+        await client.send({"type": "act", "seq": client.seq, "action_id": f"{prefix}{n}", "action": action})
+        answer = await client.expect("ack", "rejected")
+        assert answer["type"] == "ack", answer
+        acked.append(answer["seq"])
+        for c in everyone:
+            await c.wait_seq(answer["seq"])
+    return acked

@@ -12,7 +12,7 @@ from backend.engine.core import Game, InvalidOptions
 from backend.engine.registry import UnknownGame, game_names, get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
-from backend.play.record import build_record
+from backend.play.record import build_record, replay_views
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
 
@@ -25,6 +25,7 @@ from .schemas import (
     PlayerIn,
     PlayerOut,
     RecordOut,
+    ReplayOut,
     SeatIn,
     TableIn,
     TableOut,
@@ -218,6 +219,18 @@ async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesD
         raise ApiError(409, "already_started", "The game has already started.")
     await tables.table_changed(table_id)
     return _out(tables, await _table(repo, table_id))
+
+
+@router.get("/api/tables/{table_id}/replay", response_model=ReplayOut, tags=["tables"])
+async def replay_frames(table_id: str, repo: RepoDep, tables: TablesDep) -> dict[str, Any]:
+    """Every state of a finished game, fully revealed, for the replay page."""
+    record = await _table(repo, table_id, with_seed=True)
+    if record.status != "finished" or record.seed_hex is None:
+        raise ApiError(409, "not_finished", "The replay opens when the game is over.")
+    game = _game(record.game)
+    actions = await asyncio.to_thread(repo.all_actions, table_id)
+    frames = await asyncio.to_thread(replay_views, game, record, actions)
+    return {"table": _out(tables, record), "static": game.static_info(record.options), "frames": frames}
 
 
 @router.get("/api/tables/{table_id}/export", response_model=RecordOut, tags=["tables"])

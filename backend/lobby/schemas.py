@@ -111,6 +111,21 @@ class RecordOut(BaseModel):
     outcome: dict[str, Any] | None
 
 
+class ReplayFrame(BaseModel):
+    seq: int
+    seat: str | None
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    to_act: list[str]
+
+
+class ReplayOut(BaseModel):
+    table: TableOut
+    static: dict[str, Any]
+    frames: list[ReplayFrame]
+
+
 class HealthOut(BaseModel):
     status: str
     db: str

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from backend.engine.core import IllegalAction
+from backend.engine.core import Game, IllegalAction
 from backend.engine.registry import UnknownGame, get_game
 from backend.engine.replay import state_hash
 from backend.store.repository import LoggedAction, TableRecord
@@ -48,6 +48,30 @@ def build_record(table: TableRecord, actions: list[LoggedAction]) -> dict[str, A
         "final_hash": actions[-1].state_hash if actions else table.initial_hash,
         "outcome": table.outcome,
     }
+
+
+def replay_views(game: Game, table: TableRecord, actions: list[LoggedAction]) -> list[dict[str, Any]]:
+    """Frame 0 is the setup, frame k the state after action k; everything revealed."""
+    assert table.seed_hex is not None
+    state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+    frames = [
+        {"seq": 0, "seat": None, "action": None, "events": [],
+         "view": game.view(state, None, reveal=True), "to_act": sorted(game.to_act(state))}
+    ]  # fmt: skip
+    for a in actions:
+        transition = game.apply(state, a.seat, a.action)
+        state = transition.state
+        frames.append(
+            {
+                "seq": a.seq,
+                "seat": a.seat,
+                "action": a.action,
+                "events": [e.as_dict() for e in transition.events],
+                "view": game.view(state, None, reveal=True),
+                "to_act": sorted(game.to_act(state)),
+            }
+        )
+    return frames
 
 
 class VerifyFailed(Exception):
