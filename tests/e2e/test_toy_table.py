@@ -24,9 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path):
 def _play_one(page) -> None:
     """Click whatever this seat may do (roll, or cheer when a six asked for it)."""
     before = seq_of(page)
-    button = page.locator(
-        '#controls button.action[data-kind="roll"], #prompt-dialog button.action[data-kind="cheer"]'
-    ).first
+    button = page.locator('button.action[data-kind="roll"], button.action[data-kind="cheer"]').first
     button.click()
     page.wait_for_function(f"() => window.__dt.table.current.seq > {before}")
 
