@@ -1,0 +1,455 @@
+"""Who may act, what they may do, and doing it.
+
+Every action is a small dict with a ``"type"``; ``legal`` lists them in canonical form and
+``check`` accepts exactly the listed ones (it only generates the part of the list the action
+could be in, so validating stays cheap).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.engine.core import Action, IllegalAction, Transition
+
+from .board import BOARD
+from .catalog import HEROES, MONSTERS, TIE_RANK, ZORKAL_STATS
+from .rules import cards, combat, movement, summoning, treasure, turns
+from .rules.turns import KEEPER
+from .state import ZORKAL, State, Work, cell_name, xy
+
+# What each action type is, for refusals that name the rule.
+WHY: dict[str, str] = {
+    "done": "You can only end a step you are taking part in.",
+    "surrender": "Surrender is not possible now.",
+    "propose_surrender": "A surrender can be proposed only by a hero seat on turn, with no proposal pending.",
+    "surrender_vote": "Only hero seats asked about the surrender proposal can vote.",
+    "level_zorkal": "Zorkal levels up in the Blood step, paying 7 Blood Drops for level 2 and 9 for level 3.",
+    "play_ritual": "A Ritual is played in the Blood step, once per Keeper turn, from the Keeper's hand, "
+    "if the Blood pool pays its cost.",
+    "summon": "Weak monsters are summoned into their own zone, onto a free cell, 1 by Day or 2 by Night, "
+    "at most 8 of each type on the board.",
+    "summon_strong": "A strong monster is summoned at Night instead of the weak ones, or with an artifact "
+    "bonus, onto a free Dark Temple cell, while the bag has tokens.",
+    "step": "Creatures move one orthogonal step at a time, up to their Move, onto free cells that are not "
+    "Outside trail (and never through the closed Gate).",
+    "bat_form": "A vampire takes bat form in the movement step, before its first step.",
+    "attack": "An attack needs an action (heroes) or an attack left (creatures) and a target in reach: "
+    "adjacent for melee, exactly 2 in a straight line for a pike, range with a clear line of sight for "
+    "shooting, a path around corners but not past monsters for magic.",
+    "parry": "Each hero parries up to its parries per Keeper turn, choosing among the attacks on it.",
+    "place_monster": "The hidden monster goes on a free cell next to the hero who found it.",
+    "play_blessing": "A Blessing is played in the Blessings step by its owner, naming a living hero of that "
+    "seat on the board.",
+    "move": "Heroes move orthogonally up to their Move, never through walls, monsters or the closed Gate; "
+    "they pass other heroes only on the Outside trail, and stop only on a free cell (Argos holds any number).",
+    "pick_up": "An artifact is picked up during movement by a hero standing on it.",
+    "drop": "A hero drops an artifact it carries during movement, onto its own cell.",
+    "give": "Items and artifacts pass between adjacent heroes during movement.",
+    "discard": "A hero discards an item card it holds during movement.",
+    "use_item": "Each hero uses at most 1 item per hero turn, in the item's window, paying any life cost "
+    "with at least 2 life.",
+}
+
+
+def _hero_seat_list(s: State) -> list[str]:
+    return list(s["seats"])
+
+
+def to_act(s: State) -> frozenset[str]:
+    if s["outcome"] is not None:
+        return frozenset()
+    if s["surrender"] is not None:
+        return frozenset(v for v in s["surrender"]["voters"] if v not in s["surrender"]["accepted"])
+    if s["prompt"] is not None:
+        return frozenset({KEEPER})
+    phase = s["phase"]
+    if phase in turns.KEEPER_PHASES:
+        return frozenset({KEEPER})
+    w = Work(s, copy=False)
+    if phase == "K4P":
+        return frozenset(turns.parry_seats(w))
+    return frozenset(turns.hero_phase_seats(w))
+
+
+def _may_surrender(s: State) -> bool:
+    return bool(s["options"].get("allow_surrender", True))
+
+
+def legal(s: State, seat: str, only: str | None = None, hero: str | None = None) -> list[Action]:
+    """The listed actions of ``seat`` (restricted to one type / hero when validating)."""
+    if seat not in to_act(s):
+        return []
+    w = Work(s, copy=False)
+    out: list[Action] = []
+
+    def want(t: str) -> bool:
+        return only is None or only == t
+
+    if s["surrender"] is not None:
+        if want("surrender_vote"):
+            out += [{"type": "surrender_vote", "accept": True}, {"type": "surrender_vote", "accept": False}]
+        return out
+    if s["prompt"] is not None:
+        if want("place_monster"):
+            out += [{"type": "place_monster", "to": xy(c)} for c in s["prompt"]["cells"]]
+        if want("surrender") and _may_surrender(s):
+            out.append({"type": "surrender"})
+        return out
+    phase = s["phase"]
+    if seat == KEEPER:
+        if want("done"):
+            out.append({"type": "done"})
+        if want("surrender") and _may_surrender(s):
+            out.append({"type": "surrender"})
+        if phase == "K1":
+            if want("level_zorkal") and _zorkal_level_cost(s) is not None:
+                out.append({"type": "level_zorkal"})
+            if want("play_ritual"):
+                out += [{"type": "play_ritual", "card": c} for c in cards.ritual_options(w)]
+        elif phase == "K2":
+            if want("summon") or want("summon_strong"):
+                for mtype, cell in summoning.summon_options(w):
+                    if mtype is None:
+                        if want("summon_strong"):
+                            out.append({"type": "summon_strong", "to": xy(cell)})
+                    elif want("summon"):
+                        out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
+        elif phase == "K3":
+            figures = [(mid, m) for mid, m in s["monsters"].items() if hero is None or mid == hero]
+            for mid, m in figures:
+                if want("bat_form") and turns.can_bat(m):
+                    out.append({"type": "bat_form", "figure": mid})
+                if want("step") and m["mv"] > 0:
+                    out += [
+                        {"type": "step", "figure": mid, "to": xy(c)}
+                        for c in movement.creature_steps(w, mid, m["cell"])
+                    ]
+            z = s["zorkal"]
+            if want("step") and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
+                out += [
+                    {"type": "step", "figure": ZORKAL, "to": xy(c)}
+                    for c in movement.creature_steps(w, ZORKAL, z["cell"])
+                ]
+        elif phase == "K4" and want("attack"):
+            out += [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w)]
+        return out
+    # Hero seats.
+    if phase == "K4P":
+        if want("done"):
+            out.append({"type": "done"})
+        if want("parry"):
+            for indices in turns.parry_choices(w, seat).values():
+                out += [{"type": "parry", "attack": i} for i in indices]
+        return out
+    if want("done"):
+        out.append({"type": "done"})
+    if want("propose_surrender") and _may_surrender(s):
+        out.append({"type": "propose_surrender"})
+    mine = [h for h in w.seat_heroes_on_board(seat) if hero is None or h == hero]
+    if phase == "H1":
+        if want("play_blessing"):
+            out += [
+                {"type": "play_blessing", "card": c, "hero": h}
+                for c, h in cards.blessing_options(w, seat)
+                if h in mine
+            ]
+    elif phase == "H2":
+        for hid in mine:
+            h = s["heroes"][hid]
+            if want("move"):
+                dests = movement.hero_destinations(w, hid)
+                out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(dests)]
+            if want("pick_up"):
+                out += [
+                    {"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)
+                ]
+            carried = treasure.carried(w, hid)
+            if want("drop"):
+                out += [{"type": "drop", "hero": hid, "artifact": a} for a in carried]
+            if want("give") and (carried or h["cards"]):
+                for other in w.on_board_heroes():
+                    if other != hid and _heroes_adjacent(w, hid, other):
+                        out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
+                        out += [
+                            {"type": "give", "hero": hid, "to": other, "card": c}
+                            for c in sorted(set(h["cards"]))
+                        ]
+            if want("discard"):
+                out += [{"type": "discard", "hero": hid, "card": c} for c in sorted(set(h["cards"]))]
+            if want("use_item"):
+                out += treasure.item_uses(w, hid)
+    elif phase == "H3":
+        for hid in mine:
+            if want("attack"):
+                out += [
+                    {"type": "attack", "hero": hid, "with": a, "target": c}
+                    for a, c in combat.hero_targets(w, hid)
+                ]
+            if want("use_item"):
+                out += treasure.item_uses(w, hid)
+    return out
+
+
+def _heroes_adjacent(w: Work, a: str, b: str) -> bool:
+    from .rules.reach import heroes_adjacent
+
+    return heroes_adjacent(w.s["heroes"][a]["cell"], w.s["heroes"][b]["cell"])
+
+
+def _zorkal_level_cost(s: State) -> int | None:
+    """Zorkal's levels: 7 Blood Drops for level 2, 9 more for level 3 (RB; content 2.4)."""
+    level = s["zorkal"]["level"]
+    if level >= len(ZORKAL_STATS["life"]):
+        return None
+    cost = ZORKAL_STATS["level_cost"][level - 1]
+    return cost if s["blood"] >= cost else None
+
+
+def check(s: State, seat: str, action: Any) -> Action:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("malformed_action", "An action must be an object with a 'type'.")
+    kind = action["type"]
+    if kind not in WHY:
+        raise IllegalAction("unknown_action", f"Dorn has no action {kind!r}.")
+    if s["outcome"] is not None:
+        raise IllegalAction("game_over", "The game is over.")
+    if seat not in to_act(s):
+        raise IllegalAction("not_your_turn", f"It is not your turn to act: {_waiting_for(s)}.")
+    focus = action.get("hero") if isinstance(action.get("hero"), str) else action.get("figure")
+    listed = legal(s, seat, only=kind, hero=focus if isinstance(focus, str) else None)
+    if action not in listed:
+        raise IllegalAction(f"illegal_{kind}", WHY[kind])
+    return action
+
+
+def _waiting_for(s: State) -> str:
+    if s["surrender"] is not None:
+        return "a surrender proposal is being voted on"
+    if s["prompt"] is not None:
+        return "the Keeper is placing a hidden monster"
+    return "now is " + turns.PHASE_NAMES[s["phase"]]
+
+
+def apply(s: State, seat: str, action: Any) -> Transition[State]:
+    check(s, seat, action)
+    w = Work(s)
+    _do(w, seat, action)
+    limit = w.s["options"].get("phase_action_limit")
+    if limit is not None and w.s["outcome"] is None and action["type"] != "done":
+        _count_command(w, seat, limit)
+    turns.settle(w)
+    return w.finish()
+
+
+def _count_command(w: Work, seat: str, limit: int) -> None:
+    """Content 5.12 phase_action_limit: past the limit a hero seat counts as done and the Keeper's
+    step takes its default (it ends)."""
+    s = w.s
+    if s["prompt"] is not None or s["surrender"] is not None:
+        return
+    phase = s["phase"]
+    s["cmds"][seat] = s["cmds"].get(seat, 0) + 1
+    if s["cmds"][seat] < limit:
+        return
+    if seat == KEEPER and phase in turns.KEEPER_PHASES:
+        turns.end_keeper_phase(w)
+    elif seat != KEEPER and phase in turns.HERO_PHASES and seat not in s["done"]:
+        s["done"].append(seat)
+    elif seat != KEEPER and phase == "K4P" and seat not in s["done"]:
+        turns.finish_parries(w, seat)
+
+
+def _do(w: Work, seat: str, a: Action) -> None:
+    s = w.s
+    kind = a["type"]
+    if kind == "surrender":
+        w.emit("surrender", "The Keeper surrenders.", seat=seat)
+        combat.finish(w, "heroes_win", "surrender")
+    elif kind == "propose_surrender":
+        voters = [o for o in s["seats"] if o != seat and any(s["heroes"][h]["alive"] for h in s["seats"][o])]
+        w.emit("surrender_proposed", f"{seat} proposes that the heroes surrender.", seat=seat)
+        if not voters:
+            combat.finish(w, "keeper_wins", "surrender")
+        else:
+            s["surrender"] = {"by": seat, "voters": voters, "accepted": []}
+    elif kind == "surrender_vote":
+        sur = s["surrender"]
+        if a["accept"]:
+            sur["accepted"].append(seat)
+            w.emit("surrender_vote", f"{seat} accepts the surrender.", seat=seat, accept=True)
+            if set(sur["accepted"]) >= set(sur["voters"]):
+                s["surrender"] = None
+                combat.finish(w, "keeper_wins", "surrender")
+        else:
+            s["surrender"] = None
+            w.emit("surrender_vote", f"{seat} refuses: the heroes fight on.", seat=seat, accept=False)
+    elif kind == "done":
+        _done(w, seat)
+    elif kind == "level_zorkal":
+        z = s["zorkal"]
+        cost = _zorkal_level_cost(s)
+        assert cost is not None
+        s["blood"] -= cost
+        z["level"] += 1
+        z["life"] += 1  # max life and current life each +1 (content 2.4)
+        w.emit(
+            "zorkal_level",
+            f"The Keeper pays {cost} Blood Drops: Zorkal reaches level {z['level']}.",
+            level=z["level"],
+            cost=cost,
+        )
+    elif kind == "play_ritual":
+        cards.play_ritual(w, a)
+    elif kind == "summon":
+        summoning.summon(w, a["monster"], BOARD.idx(*a["to"]))
+    elif kind == "summon_strong":
+        summoning.summon(w, None, BOARD.idx(*a["to"]))
+    elif kind == "step":
+        _creature_step(w, a["figure"], BOARD.idx(*a["to"]))
+    elif kind == "bat_form":
+        m = s["monsters"][a["figure"]]
+        m["bat"] = True
+        m["mv"] = MONSTERS[m["type"]]["bat_move"]
+        w.emit(
+            "bat_form",
+            f"The vampire at {cell_name(m['cell'])} takes bat form (Move 12, no attack).",
+            monster=a["figure"],
+        )
+    elif kind == "attack" and seat == KEEPER:
+        _declare(w, a["figure"], a["target"])
+    elif kind == "parry":
+        turns.parry(w, seat, a["attack"])
+    elif kind == "place_monster":
+        prompt = s["prompt"]
+        s["prompt"] = None
+        summoning.place_monster(
+            w, prompt["monster"], BOARD.idx(*a["to"]), keeper_turn=False, why="hidden in the treasure"
+        )
+    elif kind == "play_blessing":
+        cards.play_blessing(w, seat, a)
+    elif kind == "move":
+        _hero_move(w, a["hero"], BOARD.idx(*a["to"]))
+    elif kind == "pick_up":
+        treasure.pick_up(w, a["hero"], a["artifact"])
+    elif kind == "drop":
+        treasure.drop(w, a["hero"], a["artifact"])
+    elif kind == "give":
+        _give(w, a)
+    elif kind == "discard":
+        s["heroes"][a["hero"]]["cards"].remove(a["card"])
+        s["treasure_discard"].append(a["card"])
+        w.emit(
+            "card_discarded",
+            f"{HEROES[a['hero']]['name']} discards an item card.",
+            hero=a["hero"],
+            card=a["card"],
+        )
+    elif kind == "use_item":
+        treasure.use_item(w, a)
+    elif kind == "attack":
+        combat.hero_attack(w, a["hero"], a["with"], a["target"])
+        combat.check_deaths(w)
+    else:  # check() refuses every other type before we get here
+        raise AssertionError(kind)
+
+
+def _done(w: Work, seat: str) -> None:
+    s = w.s
+    phase = s["phase"]
+    if seat == KEEPER:
+        turns.end_keeper_phase(w)
+    elif phase == "K4P":
+        turns.finish_parries(w, seat)
+    else:
+        s["done"].append(seat)
+        w.emit("seat_done", f"{seat} has finished {turns.PHASE_NAMES[phase]}.", seat=seat, phase=phase)
+
+
+def _creature_step(w: Work, cid: str, to: int) -> None:
+    s = w.s
+    fig = s["zorkal"] if cid == ZORKAL else s["monsters"][cid]
+    fig["cell"] = to
+    fig["mv"] -= 1
+    if cid != ZORKAL:
+        fig["moved"] = True
+    w.moved()
+    w.emit(
+        "creature_step",
+        f"{w.creature_name(cid).capitalize()} steps to {cell_name(to)}.",
+        figure=cid,
+        cell=xy(to),
+    )
+
+
+def _declare(w: Work, cid: str, hid: str) -> None:
+    s = w.s
+    if cid == ZORKAL:
+        s["zorkal"]["atk"] -= 1
+        kind = ZORKAL
+    else:
+        m = s["monsters"][cid]
+        m["atk"] -= 1
+        kind = m["type"]
+    name = w.creature_name(cid)
+    s["attacks"].append({"by": cid, "kind": kind, "name": name, "target": hid, "parried": False})
+    w.emit("attack_declared", f"{name.capitalize()} attacks {HEROES[hid]['name']}.", figure=cid, target=hid)
+
+
+def _hero_move(w: Work, hid: str, to: int) -> None:
+    s = w.s
+    h = s["heroes"][hid]
+    cost = movement.hero_destinations(w, hid)[to]
+    movement.spend(h, cost)
+    h["cell"] = to
+    h["moved"] = True
+    w.moved()
+    w.emit("hero_move", f"{HEROES[hid]['name']} moves to {cell_name(to)}.", hero=hid, cell=xy(to), steps=cost)
+    treasure.enter_cell(w, hid, to)
+
+
+def _give(w: Work, a: Action) -> None:
+    s = w.s
+    giver, taker = a["hero"], a["to"]
+    if "artifact" in a:
+        s["artifacts"][a["artifact"]]["carrier"] = taker
+        w.emit(
+            "artifact_passed",
+            f"{HEROES[giver]['name']} hands an artifact to {HEROES[taker]['name']}.",
+            hero=giver,
+            to=taker,
+            artifact=a["artifact"],
+        )
+    else:
+        s["heroes"][giver]["cards"].remove(a["card"])
+        s["heroes"][taker]["cards"].append(a["card"])
+        w.emit(
+            "card_passed",
+            f"{HEROES[giver]['name']} hands an item card to {HEROES[taker]['name']}.",
+            hero=giver,
+            to=taker,
+        )
+
+
+def default_action(s: State, seat: str) -> Action | None:
+    """The catalogue default (content 5.10): hidden monster on the first legal cell in reading
+    order, surrender votes declined, parries by the default order, every step ended."""
+    if seat not in to_act(s):
+        return None
+    if s["surrender"] is not None:
+        return {"type": "surrender_vote", "accept": False}
+    if s["prompt"] is not None:
+        return {"type": "place_monster", "to": xy(s["prompt"]["cells"][0])}
+    return {"type": "done"}
+
+
+def batch_order(s: State, batch: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
+    """Actions from several hero seats arriving together are applied in tie-break order of the
+    heroes acting (RB "If players disagree, resolve alphabetically by character name"; content
+    5.8).  Actions naming no hero keep their place after the named ones, in arrival order."""
+
+    def rank(item: tuple[int, tuple[str, Action]]) -> tuple[int, int]:
+        i, (_, action) = item
+        hid = action.get("hero") if isinstance(action, dict) else None
+        return (TIE_RANK.get(hid, len(TIE_RANK)) if isinstance(hid, str) else len(TIE_RANK), i)
+
+    return [pair for _, pair in sorted(enumerate(batch), key=rank)]

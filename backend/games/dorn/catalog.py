@@ -1,0 +1,56 @@
+"""Heroes, monsters, cards and artifacts, read from the JSON files in data/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import load_json
+
+_heroes = load_json("heroes.json")
+_monsters = load_json("monsters.json")
+_cards = load_json("cards.json")
+_artifacts = load_json("artifacts.json")
+RULES: dict[str, Any] = load_json("rules.json")
+
+HEROES: dict[str, dict[str, Any]] = _heroes["heroes"]
+TIE_BREAK: list[str] = _heroes["tie_break"]  # RB "alphabetically by character name"
+TIE_RANK: dict[str, int] = {h: i for i, h in enumerate(TIE_BREAK)}
+LEVEL_XP: list[int] = _heroes["level_xp"]
+ZORKAL_STATS: dict[str, Any] = _heroes["zorkal"]
+
+MONSTERS: dict[str, dict[str, Any]] = _monsters["monsters"]
+WEAK_TYPES: list[str] = _monsters["weak_order"]
+STRONG_TYPES: list[str] = _monsters["strong_order"]
+WEAK_CAP: int = _monsters["weak_cap"]
+BAG: dict[str, int] = _monsters["bag"]
+STARTING_MONSTERS: list[str] = _monsters["starting"]
+STRONG_ZONES: list[str] = _monsters["strong_zones"]
+
+RITUALS: dict[str, dict[str, Any]] = _cards["rituals"]
+BLESSINGS: dict[str, dict[str, Any]] = _cards["blessings"]
+TREASURES: dict[str, dict[str, Any]] = _cards["treasures"]
+RITUAL_HAND: int = _cards["ritual_hand"]
+
+ARTIFACTS: dict[str, dict[str, Any]] = _artifacts["artifacts"]
+GATE_NEEDS: int = _artifacts["gate_needs"]
+
+BLOOD_CAP: int = RULES["blood_cap"]
+
+CARD_NAMES: dict[str, str] = {
+    **{k: v["name"] for k, v in RITUALS.items()},
+    **{k: v["name"] for k, v in BLESSINGS.items()},
+    **{k: v["name"] for k, v in TREASURES.items()},
+}
+
+
+def hero_stat(hero_id: str, stat: str, level: int) -> int:
+    return HEROES[hero_id][stat][level - 1]
+
+
+def level_for_xp(xp: int) -> int:
+    """Level 2 at 5 XP, level 3 at 12 XP (RB "5 XP for level 2, 7 additional XP for level 3")."""
+    level = 1
+    for i, need in enumerate(LEVEL_XP):
+        if xp >= need:
+            level = i + 1
+    return level

@@ -1,0 +1,1 @@
+"""Dorn's rules, one module per part of the rulebook."""

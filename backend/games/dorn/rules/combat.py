@@ -1,0 +1,330 @@
+"""Attacks, damage, deaths, blood, XP and levels (RB Actions, Monster Attack, Special Rules;
+content 2.2, 3.3, 5.2 K4, 5.5, 5.7, 5.9)."""
+
+from __future__ import annotations
+
+from ..board import BOARD
+from ..catalog import (
+    BLOOD_CAP,
+    HEROES,
+    MONSTERS,
+    TIE_BREAK,
+    ZORKAL_STATS,
+    hero_stat,
+    level_for_xp,
+)
+from ..state import ZORKAL, Work, cell_name, xy
+from . import reach
+
+# ---------------------------------------------------------------------------------------
+# Blood, life, death
+
+
+def gain_blood(w: Work, n: int) -> None:
+    """Each hero life lost is a Blood Drop for the Keeper, pool capped at 16 (RB; ruling 26:
+    drops above the cap are lost)."""
+    s = w.s
+    s["blood"] = min(BLOOD_CAP, s["blood"] + n)
+
+
+def lose_life(w: Work, hid: str, n: int, why: str) -> None:
+    """The hero loses up to ``n`` life (never below 0); each point is a Blood Drop.  Death is
+    checked by the caller (attacks resolve together first, ruling 12)."""
+    h = w.s["heroes"][hid]
+    lost = min(n, h["life"])
+    if lost <= 0:
+        return
+    h["life"] -= lost
+    gain_blood(w, lost)
+    name = HEROES[hid]["name"]
+    w.emit(
+        "hero_hurt",
+        f"{name} loses {lost} life ({why}); the Keeper's Blood pool is {w.s['blood']}.",
+        hero=hid,
+        amount=lost,
+        life=h["life"],
+        blood=w.s["blood"],
+    )
+
+
+def check_deaths(w: Work) -> None:
+    """Heroes at 0 life die (RB Death of a Hero): treasure cards destroyed, artifacts drop on
+    the primary cell, XP lost; the seat's Blessing goes when it has no living hero (ruling 24)."""
+    s = w.s
+    for hid in TIE_BREAK:
+        h = s["heroes"].get(hid)
+        if h is None or not h["alive"] or h["life"] > 0:
+            continue
+        cell = h["cell"]
+        h["alive"] = False
+        h["cell"] = None
+        destroyed = len(h["cards"])
+        h["cards"] = []
+        dropped = []
+        for aid, a in s["artifacts"].items():
+            if a["carrier"] == hid:
+                a["carrier"] = None
+                a["cell"] = cell
+                dropped.append(aid)
+        w.moved()
+        w.emit(
+            "hero_died",
+            f"{HEROES[hid]['name']} dies at {cell_name(cell)}"
+            + (f"; {len(dropped)} artifact(s) fall there" if dropped else "")
+            + (f"; {destroyed} treasure card(s) are destroyed" if destroyed else "")
+            + ".",
+            hero=hid,
+            cell=xy(cell),
+            artifacts=dropped,
+            cards_destroyed=destroyed,
+        )
+        seat = h["seat"]
+        if not any(s["heroes"][o]["alive"] for o in s["seats"][seat]) and s["blessings"].get(seat):
+            card = s["blessings"][seat]
+            s["blessings"][seat] = None
+            s["blessing_discard"].append(card)
+            w.emit(
+                "blessing_discarded",
+                f"{seat} has no living hero left; its Blessing is discarded unplayed.",
+                seat=seat,
+                card=card,
+            )
+
+
+def heal(w: Work, hid: str, n: int, why: str) -> int:
+    """Heal up to ``n``, never above max life; from the supply, never from the Keeper's pool
+    (ruling 27).  Any healing removes Mummy Rot (content 3.2)."""
+    h = w.s["heroes"][hid]
+    top = hero_stat(hid, "life", h["level"])
+    gained = max(0, min(n, top - h["life"]))
+    h["life"] += gained
+    cured = h["rot"]
+    h["rot"] = False
+    if gained or cured:
+        w.emit(
+            "hero_healed",
+            f"{HEROES[hid]['name']} heals {gained} ({why})" + ("; the rot is gone" if cured else "") + ".",
+            hero=hid,
+            amount=gained,
+            life=h["life"],
+        )
+    return gained
+
+
+# ---------------------------------------------------------------------------------------
+# Creatures taking damage
+
+
+def damage_creature(w: Work, cid: str, n: int, by: str | None, why: str) -> bool:
+    """Deal ``n`` damage to a monster or Zorkal; a kill gives its XP to ``by`` (ruling 22).
+    Returns True if the creature died."""
+    s = w.s
+    if cid == ZORKAL:
+        z = s["zorkal"]
+        z["life"] = max(0, z["life"] - n)
+        w.emit("zorkal_hurt", f"Zorkal takes {n} damage ({why}); life {z['life']}.", amount=n, life=z["life"])
+        if z["life"] == 0:
+            w.moved()
+            w.emit("zorkal_died", "Zorkal falls: the heroes have won.", by=by)
+            finish(w, "heroes_win", "Zorkal's life reached 0.")
+        return z["life"] == 0
+    m = s["monsters"][cid]
+    kind = MONSTERS[m["type"]]
+    m["dmg"] += n
+    if m["dmg"] < kind["life"]:
+        w.emit(
+            "monster_hurt",
+            f"The {kind['name']} at {cell_name(m['cell'])} takes {n} damage ({why}).",
+            monster=cid,
+            amount=n,
+        )
+        return False
+    del s["monsters"][cid]
+    w.moved()
+    if kind["class"] == "strong":
+        s["bag"][m["type"]] += 1  # killed strong tokens go back into the bag (ruling 49)
+    text = f"The {kind['name']} at {cell_name(m['cell'])} is killed ({why})"
+    if by is not None:
+        h = s["heroes"][by]
+        h["xp"] += kind["xp"]
+        text += f"; {HEROES[by]['name']} gains {kind['xp']} XP"
+    w.emit("monster_killed", text + ".", monster=cid, type=m["type"], by=by, xp=kind["xp"] if by else 0)
+    return True
+
+
+def check_levels(w: Work) -> None:
+    """Level 2 at 5 XP, level 3 at 12 (RB); gaining a level adds the difference in max life to
+    current life (ruling 23).  Run after every step."""
+    for hid, h in w.s["heroes"].items():
+        if not h["alive"]:
+            continue
+        new = level_for_xp(h["xp"])
+        if new > h["level"]:
+            old = h["level"]
+            h["life"] += hero_stat(hid, "life", new) - hero_stat(hid, "life", old)
+            h["level"] = new
+            w.emit(
+                "hero_level",
+                f"{HEROES[hid]['name']} reaches level {new} (life {h['life']}).",
+                hero=hid,
+                level=new,
+                life=h["life"],
+            )
+
+
+def finish(w: Work, result: str, reason: str) -> None:
+    """End the game; the first decisive result stands."""
+    s = w.s
+    if s["outcome"] is not None:
+        return
+    heroes = sorted(seat for seat in s["seats"])
+    winners = heroes if result == "heroes_win" else (["keeper"] if result == "keeper_wins" else [])
+    s["outcome"] = {"result": result, "winners": winners, "reason": reason}
+    w.emit("game_over", reason, result=result, winners=winners)
+
+
+def check_victory(w: Work) -> None:
+    """Victory checks after each resolved effect (content 5.9): Zorkal at 0 first, then no
+    hero alive (the chamber check runs at K5 only)."""
+    s = w.s
+    if s["outcome"] is not None:
+        return
+    if s["zorkal"]["life"] <= 0:
+        finish(w, "heroes_win", "Zorkal's life reached 0.")
+    elif not any(h["alive"] for h in s["heroes"].values()):
+        finish(w, "keeper_wins", "Every hero is dead.")
+
+
+# ---------------------------------------------------------------------------------------
+# Heroes attacking (H3): the basic attacks of content 2.3, per level
+
+
+def basic_attacks(hid: str, level: int) -> list[dict]:
+    return [a for a in HEROES[hid]["basic"] if level in a["levels"]]
+
+
+def hero_attack_reaches(w: Work, hid: str, attack: dict, cid: str) -> bool:
+    h = w.s["heroes"][hid]
+    src = h["cell"]
+    dst = w.creature_cell(cid)
+    reach_kind = attack["reach"]
+    if reach_kind == "adjacent":
+        return reach.adjacent(src, dst)
+    if reach_kind == "shot":
+        return reach.shot_in_range(w, src, dst, attack["range"][h["level"] - 1], True)
+    if reach_kind == "pike":
+        return reach.pike_reach(w, src, dst, True)
+    if reach_kind == "magic":
+        return reach.magic_distance(w, src, dst, attack["range"][h["level"] - 1]) is not None
+    raise ValueError(reach_kind)
+
+
+def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
+    """(attack id, creature id) pairs the hero may use now: an action left, the attack's life
+    cost payable with 2+ life (ruling 32), a creature in reach (Zorkal once the gate is open,
+    unless he is immune to that attack)."""
+    s = w.s
+    h = s["heroes"][hid]
+    if h["cell"] is None or h["actions"] <= 0:
+        return []
+    creatures = list(s["monsters"])
+    if w.zorkal_active():
+        creatures.append(ZORKAL)
+    out = []
+    for attack in basic_attacks(hid, h["level"]):
+        if attack["life_cost"] and h["life"] < attack["life_cost"] + 1:
+            continue
+        for cid in creatures:
+            if cid == ZORKAL and not attack["zorkal"]:
+                continue
+            if hero_attack_reaches(w, hid, attack, cid):
+                out.append((attack["id"], cid))
+    return out
+
+
+def hero_attack(w: Work, hid: str, attack_id: str, cid: str) -> None:
+    h = w.s["heroes"][hid]
+    attack = next(a for a in HEROES[hid]["basic"] if a["id"] == attack_id)
+    h["actions"] -= 1
+    w.emit(
+        "hero_attack",
+        f"{HEROES[hid]['name']} uses {attack['name']} on {w.creature_name(cid)}.",
+        hero=hid,
+        attack=attack_id,
+        target=cid,
+    )
+    if attack["life_cost"]:
+        lose_life(w, hid, attack["life_cost"], f"cost of {attack['name']}")
+    damage_creature(w, cid, attack["damage"], hid, f"{HEROES[hid]['name']}'s {attack['name']}")
+
+
+# ---------------------------------------------------------------------------------------
+# Creatures attacking (K4)
+
+
+def creature_attacks_allowed(w: Work, cid: str) -> int:
+    """Attacks a creature may still declare this Keeper turn."""
+    if cid == ZORKAL:
+        return w.s["zorkal"]["atk"] if w.zorkal_active() else 0
+    return w.s["monsters"][cid]["atk"]
+
+
+def creature_may_target(w: Work, cid: str, hid: str) -> bool:
+    """Creature targeting restrictions (content 3.3): an on-board hero, not in Argos or on the
+    Herbalist (ruling 36), within reach of the attack kind."""
+    h = w.s["heroes"][hid]
+    if h["cell"] is None or h["cell"] in BOARD.safe:
+        return False
+    src = w.creature_cell(cid)
+    if cid == ZORKAL:
+        return reach.adjacent(src, h["cell"])  # pitchfork: melee
+    kind = MONSTERS[w.s["monsters"][cid]["type"]]
+    if kind["reach"] == "adjacent":
+        return reach.adjacent(src, h["cell"])
+    if kind["reach"] == "pike":  # skeleton: exactly 2 away, never adjacent (ruling 7)
+        return reach.pike_reach(w, src, h["cell"], False)
+    if kind["reach"] == "shot":  # gorgon: range 3 with LOS, heroes block (ruling 4)
+        return reach.shot_in_range(w, src, h["cell"], kind["range"], False)
+    raise ValueError(kind["reach"])
+
+
+def attack_targets(w: Work) -> list[tuple[str, str]]:
+    """(creature, hero) pairs the Keeper may declare now."""
+    s = w.s
+    creatures = [mid for mid, m in s["monsters"].items() if m["atk"] > 0]
+    if w.zorkal_active() and s["zorkal"]["atk"] > 0:
+        creatures.append(ZORKAL)
+    heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
+    return [(cid, hid) for cid in creatures for hid in heroes if creature_may_target(w, cid, hid)]
+
+
+def zorkal_attacks(level: int) -> int:
+    return ZORKAL_STATS["attacks"][level - 1]
+
+
+def default_parries_open(w: Work, hid: str) -> list[int]:
+    """Unparried attacks on the hero in the default parry order (ruling 9): mummy attacks
+    first, then in declaration order."""
+    s = w.s
+    mine = [i for i, a in enumerate(s["attacks"]) if a["target"] == hid and not a["parried"]]
+    mummies = [i for i in mine if s["attacks"][i]["kind"] == "mummy"]
+    return mummies + [i for i in mine if i not in mummies]
+
+
+def resolve_attacks(w: Work) -> None:
+    """K4.3: every unparried attack deals 1 (ruling 8), all together; a mummy hit makes the
+    hero Rotting; then deaths (ruling 12)."""
+    s = w.s
+    for a in s["attacks"]:
+        if a["parried"]:
+            continue
+        hid = a["target"]
+        h = s["heroes"][hid]
+        if h["life"] <= 0:
+            continue
+        lose_life(w, hid, 1, f"hit by {a['name']}")
+        if a["kind"] == "mummy" and not h["rot"]:
+            h["rot"] = True
+            w.emit("hero_rotting", f"{HEROES[hid]['name']} is Rotting (Mummy Rot).", hero=hid)
+    s["attacks"] = []
+    check_deaths(w)

@@ -1,0 +1,144 @@
+"""Walking: where heroes may go in H2 and where creatures may step in K3 (content 1.6, 5.4).
+
+Heroes submit *moves*: a path to a cell where they may stop.  A path may pass through
+other heroes only on trail, Herbalist and Argos cells (RB; ruling 15), and it ends at
+the first treasure token or teleport pad it enters, so everything a cell triggers
+(treasure cards now, Thorny Portals later) happens between two commands.  Any route can
+still be walked as a series of such moves (ruling 45: movement is interruptible).
+
+Creatures step one cell at a time (they never pass through figures, ruling 16, so every
+cell they may enter is a cell they may stop on).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..board import BOARD, PASS_THROUGH_TERRAIN
+from ..state import Work
+
+ARGOS = frozenset(BOARD.zones["argos"])
+
+
+def allowance(hero: dict) -> int:
+    return sum(hero["mv"])
+
+
+def spend(hero: dict, steps: int) -> None:
+    """Pay steps from the lowest class first: base Move and class-1 bonuses, then ritual-class,
+    then Blessing-class (content 4.5), so a later prohibition leaves the right remainder."""
+    mv = hero["mv"]
+    for i in range(len(mv)):
+        take = min(mv[i], steps)
+        mv[i] -= take
+        steps -= take
+    assert steps == 0
+
+
+def hero_may_stop(w: Work, hid: str, cell: int) -> bool:
+    """Legal hero cell (content 1.6): enterable terrain, no obstacle, no creature, and no other
+    hero unless it is Argos; on a pad, both cells must be free."""
+    if not BOARD.hero_terrain(cell, w.s["gate"]):
+        return False
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    for c in BOARD.cells_of(cell):
+        if c in obstacles:
+            return False
+        fid = occ.get(c)
+        if fid is None or fid == hid:
+            continue
+        if w.is_creature(fid) or c not in ARGOS:
+            return False
+    return True
+
+
+def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int, int]:
+    """Cells the hero may move to in one path, with the steps each costs."""
+    hero = w.s["heroes"][hid]
+    if hero["cell"] is None:
+        return {}
+    limit = allowance(hero) if budget is None else budget
+    if limit <= 0:
+        return {}
+    gate_open = w.s["gate"]
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    tokens = set(w.s["tokens"])
+    starts = BOARD.cells_of(hero["cell"])
+    dist = {c: 0 for c in starts}
+    result: dict[int, int] = {}
+    queue = deque(starts)
+    while queue:
+        cell = queue.popleft()
+        d = dist[cell]
+        if d > 0:
+            if hero_may_stop(w, hid, cell):
+                result[cell] = d
+            # A path ends on a token or a pad; it continues only through cells it may cross.
+            if cell in tokens or cell in BOARD.partner:
+                continue
+        if d >= limit:
+            continue
+        for n in BOARD.neighbours[cell]:
+            if n in dist or n in obstacles or not BOARD.hero_terrain(n, gate_open):
+                continue
+            fid = occ.get(n)
+            # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
+            if (
+                fid is not None
+                and fid != hid
+                and (w.is_creature(fid) or BOARD.terrain[n] not in PASS_THROUGH_TERRAIN)
+            ):
+                continue
+            partner = BOARD.partner.get(n)
+            if partner is not None:
+                pf = occ.get(partner)
+                if pf is not None and pf != hid:
+                    continue
+            dist[n] = d + 1
+            queue.append(n)
+    for c in starts:
+        result.pop(c, None)
+    return result
+
+
+def creature_may_enter(w: Work, cid: str, cell: int) -> bool:
+    """Legal monster cell (content 1.6): floor, zone or chamber (gate and throne once open), no
+    figure and no obstacle; on a pad both cells must be free.  Never trail, Herbalist, Argos."""
+    if not BOARD.creature_terrain(cell, w.s["gate"]):
+        return False
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    for c in BOARD.cells_of(cell):
+        if c in obstacles:
+            return False
+        fid = occ.get(c)
+        if fid is not None and fid != cid:
+            return False
+    return True
+
+
+def creature_steps(w: Work, cid: str, cell: int) -> list[int]:
+    """Cells one orthogonal step from the creature (from either pad cell) it may enter."""
+    own = BOARD.cells_of(cell)
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    gate_open = w.s["gate"]
+    partner = BOARD.partner
+    out: list[int] = []
+    for c in own:
+        for n in BOARD.neighbours[c]:
+            if n in own or n in out or n in obstacles or not BOARD.creature_terrain(n, gate_open):
+                continue
+            fid = occ.get(n)
+            if fid is not None and fid != cid:
+                continue
+            p = partner.get(n)
+            if p is not None:
+                pf = occ.get(p)
+                if p in obstacles or (pf is not None and pf != cid):
+                    continue
+            out.append(n)
+    out.sort()
+    return out

@@ -1,0 +1,313 @@
+"""The round: Keeper turn K0-K5 then hero turn H0-H5, in fixed order (RB Turn Structure;
+content 5.2, 5.3).  Steps with no decision run here automatically; ``settle`` moves the
+game past every step in which nobody owes a decision.
+"""
+
+from __future__ import annotations
+
+from ..board import BOARD
+from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, ZORKAL_STATS, hero_stat
+from ..state import ZORKAL, Work
+from . import combat, summoning, treasure
+from .movement import creature_steps
+
+KEEPER = "keeper"
+KEEPER_PHASES = ("K1", "K2", "K3", "K4")
+HERO_PHASES = ("H1", "H2", "H3")
+PHASE_NAMES = {
+    "K1": "the Keeper's Blood step (Ritual, Zorkal's level)",
+    "K2": "the Keeper's summoning",
+    "K3": "the monsters' movement",
+    "K4": "the monsters' attack declarations",
+    "K4P": "the heroes' parries",
+    "H1": "the heroes' Blessings",
+    "H2": "the heroes' movement",
+    "H3": "the heroes' attacks and spells",
+}
+
+
+def is_day(k: int) -> bool:
+    """Keeper turn k is Day when k is odd (RB; ruling 20)."""
+    return k % 2 == 1
+
+
+# ---------------------------------------------------------------------------------------
+# Keeper turn
+
+
+def start_keeper_turn(w: Work) -> None:
+    s = w.s
+    limit = s["options"].get("round_limit")
+    if limit is not None and s["k"] > limit:
+        # Engine-only end (content 5.12): no winner.
+        combat.finish(w, "abandoned", "round_limit")
+        return
+    w.emit("keeper_turn", f"Keeper turn {s['k']} begins ({'Day' if is_day(s['k']) else 'Night'}).", k=s["k"])
+    # K0.1 the gate opens at the start of the Keeper's turn (RB; ruling 46).
+    treasure.gate_check(w)
+    # K0.3 Mummy Rot: each Rotting hero loses 1 life (content 3.2).
+    for hid in TIE_BREAK:
+        h = s["heroes"].get(hid)
+        if h is not None and h["alive"] and h["rot"]:
+            combat.lose_life(w, hid, 1, "Mummy Rot")
+    combat.check_deaths(w)
+    combat.check_victory(w)
+    if s["outcome"] is not None:
+        return
+    # K0.4 parries reset to capacity; unused ones never carry over (ruling 10).
+    for hid, h in s["heroes"].items():
+        h["parries"] = hero_stat(hid, "parry", h["level"])
+    s["ritual_played"] = False
+    enter_phase(w, "K1")
+
+
+def enter_phase(w: Work, phase: str) -> None:
+    s = w.s
+    s["phase"] = phase
+    s["done"] = []
+    s["cmds"] = {}
+    if phase == "K2":
+        summoning.setup_allowance(w)
+    elif phase == "K3":
+        s["bonus"] = 0  # unused artifact bonuses are lost after K2 (ruling 30)
+        for m in s["monsters"].values():
+            m["moved"] = False
+            m["mv"] = 0 if m["wait"] else MONSTERS[m["type"]]["move"]
+        z = s["zorkal"]
+        z["mv"] = z_move() if w.zorkal_active() else 0
+    elif phase == "K4":
+        s["attacks"] = []
+        for m in s["monsters"].values():
+            # Waiting bog beasts, bats and stunned monsters do not attack (content 3.2, 4.3 T07).
+            can = not (m["wait"] or m["bat"] or m["no_attack"] or m["frozen"])
+            m["atk"] = MONSTERS[m["type"]]["attacks"] if can else 0
+        z = s["zorkal"]
+        z["atk"] = combat.zorkal_attacks(z["level"]) if w.zorkal_active() else 0
+    elif phase == "H3":
+        for hid, h in s["heroes"].items():
+            if h["cell"] is not None:
+                # Attacks per level, fixed when the phase opens (ruling 23), plus bonuses.
+                h["actions"] = hero_stat(hid, "attacks", h["level"]) + h["bonus_actions"]
+                h["bonus_actions"] = 0
+
+
+def z_move() -> int:
+    return ZORKAL_STATS["move"]
+
+
+def keeper_has_choice(w: Work) -> bool:
+    """Whether the open Keeper step offers anything but ending it (if not, it passes by)."""
+    s = w.s
+    phase = s["phase"]
+    if phase == "K1":
+        return True  # passing is a choice the Keeper makes himself (surrender, hand review)
+    if phase == "K2":
+        return bool(summoning.summon_options(w))
+    if phase == "K3":
+        for mid, m in s["monsters"].items():
+            if m["mv"] > 0 and (creature_steps(w, mid, m["cell"]) or can_bat(m)):
+                return True
+        z = s["zorkal"]
+        return w.zorkal_active() and z["mv"] > 0 and bool(creature_steps(w, ZORKAL, z["cell"]))
+    if phase == "K4":
+        return bool(combat.attack_targets(w))
+    return False
+
+
+def can_bat(m: dict) -> bool:
+    """Bat form is declared in K3 before the vampire's first step (content 3.2)."""
+    return "bat_move" in MONSTERS[m["type"]] and not m["moved"] and not m["bat"]
+
+
+def end_keeper_phase(w: Work) -> None:
+    phase = w.s["phase"]
+    if phase == "K1":
+        enter_phase(w, "K2")
+    elif phase == "K2":
+        enter_phase(w, "K3")
+    elif phase == "K3":
+        enter_phase(w, "K4")
+    elif phase == "K4":
+        start_parries(w)
+
+
+def start_parries(w: Work) -> None:
+    """K4.2: a hero with more attacks on it than unused parries chooses which to parry; one with
+    at most that many parries them all (a parry is never worth keeping)."""
+    s = w.s
+    w.s["phase"] = "K4P"
+    s["done"] = []
+    s["cmds"] = {}
+    for hid in TIE_BREAK:
+        h = s["heroes"].get(hid)
+        if h is None:
+            continue
+        mine = [a for a in s["attacks"] if a["target"] == hid]
+        if mine and len(mine) <= h["parries"]:
+            for a in mine:
+                a["parried"] = True
+            h["parries"] -= len(mine)
+
+
+def parry_choices(w: Work, seat: str) -> dict[str, list[int]]:
+    """Hero -> attack indices it may still mark as parried (K4.2)."""
+    s = w.s
+    if seat in s["done"]:
+        return {}
+    out: dict[str, list[int]] = {}
+    for hid in s["seats"].get(seat, []):
+        h = s["heroes"][hid]
+        if h["parries"] <= 0:
+            continue
+        open_ = [i for i, a in enumerate(s["attacks"]) if a["target"] == hid and not a["parried"]]
+        if open_:
+            out[hid] = open_
+    return out
+
+
+def parry_seats(w: Work) -> list[str]:
+    return [seat for seat in w.s["seats"] if parry_choices(w, seat)]
+
+
+def parry(w: Work, seat: str, index: int) -> None:
+    s = w.s
+    a = s["attacks"][index]
+    a["parried"] = True
+    s["heroes"][a["target"]]["parries"] -= 1
+    w.emit(
+        "parry",
+        f"{HEROES[a['target']]['name']} parries an attack by {a['name']}.",
+        hero=a["target"],
+        attack=index,
+    )
+
+
+def finish_parries(w: Work, seat: str) -> None:
+    """The seat is done: remaining parries go by the default order (ruling 9)."""
+    s = w.s
+    for hid in s["seats"][seat]:
+        h = s["heroes"][hid]
+        while h["parries"] > 0:
+            open_ = combat.default_parries_open(w, hid)
+            if not open_:
+                break
+            parry(w, seat, open_[0])
+    s["done"].append(seat)
+
+
+def resolve_and_end_keeper_turn(w: Work) -> None:
+    s = w.s
+    combat.resolve_attacks(w)
+    combat.check_victory(w)
+    if s["outcome"] is not None:
+        return
+    # K5.2 chamber check (RB; ruling 28): all 14 chamber cells hold a figure.
+    occ = w.occupancy()
+    if all(c in occ for c in BOARD.chamber):
+        s["fill"] += 1
+        w.emit("chamber_full", f"The Ritual Chamber is full ({s['fill']} of 3).", fill=s["fill"])
+        if s["fill"] >= RULES["chamber_fill_turns"]:
+            combat.finish(
+                w, "keeper_wins", "The Ritual Chamber was full at the end of 3 Keeper turns in a row."
+            )
+            return
+    elif s["fill"]:
+        s["fill"] = 0
+        w.emit("chamber_gap", "The Ritual Chamber has a gap: the fill count restarts.", fill=0)
+    # K5.3 this-Keeper-turn effects expire.
+    for m in s["monsters"].values():
+        m["wait"] = m["bat"] = m["no_attack"] = m["frozen"] = False
+        m["mv"] = m["atk"] = 0
+    s["zorkal"]["mv"] = s["zorkal"]["atk"] = 0
+    # K5.4 flip Day/Night (RB).
+    w.emit(
+        "day_night", f"The token turns to {'Day' if is_day(s['k'] + 1) else 'Night'}.", day=is_day(s["k"] + 1)
+    )
+    start_hero_turn(w)
+
+
+# ---------------------------------------------------------------------------------------
+# Hero turn
+
+
+def start_hero_turn(w: Work) -> None:
+    s = w.s
+    w.emit("hero_turn", f"Hero turn {s['k']} begins.", k=s["k"])
+    # H0.1 per-turn flags reset.
+    for hid, h in s["heroes"].items():
+        h["moved"] = False
+        h["item_used"] = False
+        h["rubble"] = False
+        h["actions"] = 0
+        h["bonus_actions"] = 0
+        h["mv"] = [hero_stat(hid, "move", h["level"]), 0, 0]
+    enter_phase(w, "H1")
+
+
+def hero_phase_seats(w: Work) -> list[str]:
+    """Hero seats that still owe a decision in the open hero phase (content 5.8)."""
+    s = w.s
+    out = []
+    for seat in s["seats"]:
+        if seat in s["done"] or not w.seat_heroes_on_board(seat):
+            continue
+        if s["phase"] == "H1" and s["blessings"].get(seat) is None:
+            continue
+        out.append(seat)
+    return out
+
+
+def end_hero_phase(w: Work) -> None:
+    phase = w.s["phase"]
+    if phase == "H1":
+        enter_phase(w, "H2")
+    elif phase == "H2":
+        enter_phase(w, "H3")
+    elif phase == "H3":
+        end_hero_turn(w)
+
+
+def end_hero_turn(w: Work) -> None:
+    s = w.s
+    # H4 Heal, hero by hero in tie-break order: fountains, Argos and the Herbalist heal 2 (RB).
+    for hid in TIE_BREAK:
+        h = s["heroes"].get(hid)
+        if h is None or h["cell"] is None:
+            continue
+        cell = h["cell"]
+        if cell in BOARD.fountains or cell in BOARD.safe:
+            combat.heal(w, hid, RULES["heal_location"], "healing place")
+    # H5: movement and action bonuses and Rubble expire.
+    for h in s["heroes"].values():
+        h["mv"] = [0, 0, 0]
+        h["actions"] = 0
+        h["bonus_actions"] = 0
+        h["rubble"] = False
+    s["k"] += 1
+    start_keeper_turn(w)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def settle(w: Work) -> None:
+    """Run automatic steps until some seat owes a decision or the game is over."""
+    s = w.s
+    combat.check_levels(w)
+    combat.check_victory(w)
+    while s["outcome"] is None and s["prompt"] is None and s["surrender"] is None:
+        phase = s["phase"]
+        if phase in KEEPER_PHASES:
+            if keeper_has_choice(w):
+                return
+            end_keeper_phase(w)
+        elif phase == "K4P":
+            if parry_seats(w):
+                return
+            resolve_and_end_keeper_turn(w)
+        else:
+            if hero_phase_seats(w):
+                return
+            end_hero_phase(w)
+        combat.check_levels(w)
+        combat.check_victory(w)

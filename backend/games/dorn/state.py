@@ -1,0 +1,176 @@
+"""Dorn state: a JSON-safe dict (content 5.11), and ``Work``, the copy one action edits.
+
+Shape (cells are integers ``y * 24 + x``)::
+
+    rng            [seed_hex, counter]          never shown to anyone
+    options        normalized table options
+    k, phase       Keeper turn number (Day when odd) and the open step:
+                   K1 blood, K2 summon, K3 move, K4 declare, K4P parries,
+                   H1 blessings, H2 movement, H3 attack
+    blood, fill, gate, bonus      pool 0-16, chamber fill counter, gate open, pending strong summons
+    zorkal         {level, life, cell, mv, atk}
+    heroes         {hero_id: {seat, cell|None, alive, level, life, xp, cards, parries, rot,
+                              mv [class1, class2, class3], actions, bonus_actions, item_used, moved}}
+    seats          {seat: [hero ids]} in table order
+    monsters       {"m7": {type, cell, dmg, wait, mv, atk, moved, bat, frozen, no_attack}}
+    tokens         treasure-token cells still on the board
+    artifacts      {artifact_id: {cell|None, carrier|None, picked}}
+    obstacles      {id: {cell, life, kind}} (cave-ins and barriers arrive with the variants/rituals)
+    decks          treasure_deck/discard, blessing_deck/discard, blessings {seat: card|None},
+                   ritual_deck, ritual_hand, ritual_discard, rituals_in_play, ritual_played
+    bag, seen_strong   strong tokens left per type; strong types that have been on the board
+    summon         K2 allowances {weak, strong, exclusive}
+    attacks        K4 declarations [{by, target, parried}]
+    done, cmds     hero seats that ended the open phase; commands per seat in it
+    prompt         a pending out-of-turn decision (hidden monster cell) or None
+    surrender      a pending heroes' surrender proposal or None
+    effects        per-phase hooks for cards and abilities (ids of active effects)
+    outcome        None or {result, winners, reason}
+
+``apply`` never edits its input: it builds a ``Work`` (a structural copy, far
+cheaper than deepcopy), edits that, and returns the new dict with the events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backend.engine.core import Event, Transition
+from backend.engine.rng import Rng
+
+from .board import BOARD
+
+State = dict[str, Any]
+
+ZORKAL = "zorkal"
+
+# Top-level entries that hold dicts of dicts (copied two levels deep) and lists (copied).
+_NESTED = ("heroes", "monsters", "artifacts", "obstacles")
+
+
+def clone(state: State) -> State:
+    s = dict(state)
+    for key in _NESTED:
+        s[key] = {k: dict(v) for k, v in state[key].items()}
+    for h in s["heroes"].values():
+        h["cards"] = list(h["cards"])
+        h["mv"] = list(h["mv"])
+    s["zorkal"] = dict(state["zorkal"])
+    for key, value in state.items():
+        if isinstance(value, list):
+            s[key] = [dict(v) if isinstance(v, dict) else v for v in value]
+    s["rng"] = list(state["rng"])
+    s["bag"] = dict(state["bag"])
+    s["blessings"] = dict(state["blessings"])
+    s["summon"] = dict(state["summon"])
+    s["cmds"] = dict(state["cmds"])
+    s["effects"] = dict(state["effects"])
+    if state["prompt"] is not None:
+        s["prompt"] = dict(state["prompt"])
+    if state["surrender"] is not None:
+        s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
+    return s
+
+
+def xy(i: int) -> list[int]:
+    return [i % BOARD.width, i // BOARD.width]
+
+
+def cell_name(i: int) -> str:
+    x, y = i % BOARD.width, i // BOARD.width
+    return f"({x},{y})"
+
+
+class Work:
+    """One action's working copy: the state, its events, the RNG and an occupancy cache."""
+
+    __slots__ = ("s", "events", "_rng", "_occ", "_obst")
+
+    def __init__(self, state: State, *, copy: bool = True) -> None:
+        self.s: State = clone(state) if copy else state
+        self.events: list[Event] = []
+        self._rng: Rng | None = None
+        self._occ: dict[int, str] | None = None
+        self._obst: set[int] | None = None
+
+    # -- randomness -------------------------------------------------------------------
+    @property
+    def rng(self) -> Rng:
+        if self._rng is None:
+            seed, counter = self.s["rng"]
+            self._rng = Rng(seed, counter)
+        return self._rng
+
+    # -- events -----------------------------------------------------------------------
+    def emit(self, kind: str, text: str, *, to: frozenset[str] | None = None, **data: Any) -> None:
+        self.events.append(Event(kind, {"text": text, **data}, to))
+
+    def finish(self) -> Transition[State]:
+        if self._rng is not None:
+            self.s["rng"] = [self.s["rng"][0], self._rng.counter]
+        return Transition(self.s, tuple(self.events))
+
+    # -- figures ----------------------------------------------------------------------
+    def occupancy(self) -> dict[int, str]:
+        """Cell -> figure id for every figure on the board (both cells of a pad)."""
+        if self._occ is None:
+            occ: dict[int, str] = {}
+            cells_of = BOARD.cells_of
+            for hid, h in self.s["heroes"].items():
+                if h["cell"] is not None:
+                    for c in cells_of(h["cell"]):
+                        occ[c] = hid
+            for mid, m in self.s["monsters"].items():
+                for c in cells_of(m["cell"]):
+                    occ[c] = mid
+            z = self.s["zorkal"]
+            if z["life"] > 0:
+                for c in cells_of(z["cell"]):
+                    occ[c] = ZORKAL
+            self._occ = occ
+        return self._occ
+
+    def moved(self) -> None:
+        """Forget the caches after a figure or obstacle appears, leaves or changes cell."""
+        self._occ = None
+        self._obst = None
+
+    def obstacle_cells(self) -> set[int]:
+        if self._obst is None or len(self._obst) != len(self.s["obstacles"]):
+            self._obst = {o["cell"] for o in self.s["obstacles"].values()}
+        return self._obst
+
+    def is_hero(self, fid: str) -> bool:
+        return fid in self.s["heroes"]
+
+    def is_creature(self, fid: str) -> bool:
+        return fid == ZORKAL or fid in self.s["monsters"]
+
+    def creature_cell(self, cid: str) -> int:
+        return self.s["zorkal"]["cell"] if cid == ZORKAL else self.s["monsters"][cid]["cell"]
+
+    def figure_cell(self, fid: str) -> int | None:
+        if fid in self.s["heroes"]:
+            return self.s["heroes"][fid]["cell"]
+        return self.creature_cell(fid)
+
+    def on_board_heroes(self) -> list[str]:
+        return [hid for hid, h in self.s["heroes"].items() if h["cell"] is not None]
+
+    def living_heroes(self) -> list[str]:
+        return [hid for hid, h in self.s["heroes"].items() if h["alive"]]
+
+    def seat_heroes_on_board(self, seat: str) -> list[str]:
+        heroes = self.s["heroes"]
+        return [hid for hid in self.s["seats"][seat] if heroes[hid]["cell"] is not None]
+
+    def zorkal_active(self) -> bool:
+        """Before the gate opens Zorkal cannot act or be affected (content 2.4)."""
+        return bool(self.s["gate"]) and self.s["zorkal"]["life"] > 0
+
+    def creature_name(self, cid: str) -> str:
+        from .catalog import MONSTERS
+
+        if cid == ZORKAL:
+            return "Zorkal"
+        return "the " + MONSTERS[self.s["monsters"][cid]["type"]]["name"]

@@ -1,0 +1,182 @@
+"""What each seat sees, and what each seat must not see (the leak tests' ``secrets``).
+
+Hidden information (content 4): the Keeper's Ritual hand (Keeper only), each seat's Blessing
+(its owner only), item cards held by heroes (every hero seat; the Keeper and spectators see
+counts), the order and contents of every deck and of the strong-monster bag (counts only),
+and the RNG (nobody, not even with ``reveal``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES, hero_stat
+from .rules import turns
+from .state import State, xy
+
+KEEPER = "keeper"
+
+
+def _cell(i: int | None) -> list[int] | None:
+    return None if i is None else xy(i)
+
+
+def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = False) -> dict[str, Any]:
+    hero_seat = seat is not None and seat in s["seats"]
+    sees_items = reveal or hero_seat
+    heroes = {}
+    for hid, h in s["heroes"].items():
+        entry = {
+            "seat": h["seat"],
+            "cell": _cell(h["cell"]),
+            "alive": h["alive"],
+            "level": h["level"],
+            "life": h["life"],
+            "max_life": hero_stat(hid, "life", h["level"]),
+            "xp": h["xp"],
+            "parries": h["parries"],
+            "rot": h["rot"],
+            "move_left": sum(h["mv"]),
+            "actions": h["actions"],
+            "item_used": h["item_used"],
+            "moved": h["moved"],
+            "rubble": h["rubble"],
+            "card_count": len(h["cards"]),
+        }
+        if sees_items:
+            entry["cards"] = sorted(h["cards"])
+        heroes[hid] = entry
+    z = s["zorkal"]
+    out: dict[str, Any] = {
+        "k": s["k"],
+        "day": turns.is_day(s["k"]),
+        "phase": s["phase"],
+        "phase_name": turns.PHASE_NAMES[s["phase"]],
+        "blood": s["blood"],
+        "fill": s["fill"],
+        "gate_open": s["gate"],
+        "bonus_summons": s["bonus"],
+        "zorkal": {
+            "level": z["level"],
+            "life": z["life"],
+            "cell": _cell(z["cell"]),
+            "move_left": z["mv"],
+            "attacks_left": z["atk"],
+        },
+        "heroes": heroes,
+        "seats": {seat_: list(hs) for seat_, hs in s["seats"].items()},
+        "monsters": {
+            mid: {
+                "type": m["type"],
+                "cell": _cell(m["cell"]),
+                "life": MONSTERS[m["type"]]["life"] - m["dmg"],
+                "waiting": m["wait"],
+                "move_left": m["mv"],
+                "attacks_left": m["atk"],
+                "bat": m["bat"],
+                "no_attack": m["no_attack"],
+            }
+            for mid, m in s["monsters"].items()
+        },
+        "tokens": [xy(c) for c in s["tokens"]],
+        "artifacts": {
+            aid: {"cell": _cell(a["cell"]), "carrier": a["carrier"], "picked": a["picked"]}
+            for aid, a in s["artifacts"].items()
+        },
+        "obstacles": {
+            oid: {"cell": xy(o["cell"]), "life": o["life"], "kind": o["kind"]}
+            for oid, o in s["obstacles"].items()
+        },
+        "treasure_deck": len(s["treasure_deck"]),
+        "treasure_discard": list(s["treasure_discard"]),
+        "blessing_deck": len(s["blessing_deck"]),
+        "blessing_discard": list(s["blessing_discard"]),
+        "has_blessing": {seat_: card is not None for seat_, card in s["blessings"].items()},
+        "ritual_deck": len(s["ritual_deck"]),
+        "ritual_hand_count": len(s["ritual_hand"]),
+        "ritual_discard": list(s["ritual_discard"]),
+        "rituals_in_play": list(s["rituals_in_play"]),
+        "ritual_played": s["ritual_played"],
+        "bag": sum(s["bag"].values()),
+        "summon": dict(s["summon"]) if s["phase"] == "K2" else None,
+        "attacks": [
+            {"by": a["by"], "kind": a["kind"], "target": a["target"], "parried": a["parried"]}
+            for a in s["attacks"]
+        ],
+        "done": list(s["done"]),
+        "prompt": _prompt(s["prompt"]),
+        "surrender": None if s["surrender"] is None else {k: v for k, v in s["surrender"].items()},
+        "to_act": sorted(to_act),
+        "outcome": s["outcome"],
+        "options": {k: v for k, v in s["options"].items()},
+    }
+    if reveal or seat == KEEPER:
+        out["ritual_hand"] = sorted(s["ritual_hand"])
+    if reveal:
+        out["blessings"] = dict(s["blessings"])
+        out["treasure_deck_order"] = list(s["treasure_deck"])
+        out["blessing_deck_order"] = list(s["blessing_deck"])
+        out["ritual_deck_order"] = list(s["ritual_deck"])
+        out["bag_contents"] = dict(s["bag"])
+    elif hero_seat:
+        out["my_blessing"] = s["blessings"].get(seat)
+    return out
+
+
+def _prompt(p: dict | None) -> dict | None:
+    if p is None:
+        return None
+    return {
+        "kind": p["kind"],
+        "monster": p["monster"],
+        "finder": p["finder"],
+        "cells": [xy(c) for c in p["cells"]],
+    }
+
+
+def secrets(s: State, seat: str | None) -> set[str]:
+    """Card ids and names, and strong-monster types, that ``seat`` must not receive now.
+
+    Only strings that nothing visible to that seat carries: a treasure kind lying face up in
+    the discard is public even while another copy is still in the deck.
+    """
+    hero_seat = seat is not None and seat in s["seats"]
+    visible: set[str] = set(s["treasure_discard"]) | set(s["blessing_discard"])
+    visible |= set(s["ritual_discard"]) | set(s["rituals_in_play"])
+    hidden: set[str] = set(s["treasure_deck"]) | set(s["blessing_deck"]) | set(s["ritual_deck"])
+    held = {c for h in s["heroes"].values() for c in h["cards"]}
+    if hero_seat:
+        visible |= held
+        own = s["blessings"].get(seat)
+        if own is not None:
+            visible.add(own)
+    else:
+        hidden |= held
+    if seat == KEEPER:
+        visible |= set(s["ritual_hand"])
+    else:
+        hidden |= set(s["ritual_hand"])
+    for other, card in s["blessings"].items():
+        if card is not None and other != seat:
+            hidden.add(card)
+    hidden -= visible
+    visible_names = [CARD_NAMES[c] for c in visible]
+    out = set(hidden)
+    for card in hidden:
+        name = CARD_NAMES[card]
+        # A hidden name inside a visible one ("Healing Potion" in "Greater Healing Potion") is
+        # not a leak of the hidden card.
+        if not any(name in v for v in visible_names):
+            out.add(name)
+    out |= {t for t, n in s["bag"].items() if n > 0 and t not in s["seen_strong"]}
+    return out
+
+
+def catalogue() -> dict[str, Any]:
+    return {
+        "heroes": HEROES,
+        "monsters": MONSTERS,
+        "rituals": RITUALS,
+        "blessings": BLESSINGS,
+        "treasures": TREASURES,
+    }
