@@ -72,6 +72,20 @@ export function optionsForm(schema, defaults) {
       readers.push(() => [key, input.value]);
     }
   }
+  if (!fields.length) {
+    // The game publishes no schema: offer its options as JSON, starting from its defaults.
+    const area = h("textarea#options-json.options-json", { rows: 4, spellcheck: "false" }, JSON.stringify(defaults || {}, null, 1));
+    return {
+      el: h("label.field", {}, h("span", {}, "Options (JSON)"), area),
+      read() {
+        try {
+          return JSON.parse(area.value || "{}");
+        } catch {
+          throw new Error("The options are not valid JSON.");
+        }
+      },
+    };
+  }
   return {
     el: h("div.options", {}, fields),
     read() {

@@ -3,7 +3,7 @@
 // record (GET /api/tables/{id}/export) to download and verify.
 import { api } from "./api.js";
 import { DiceTray } from "./dice.js";
-import { clear, h, setTopbar, titleCase, toast } from "./ui.js";
+import { append, clear, h, setTopbar, titleCase, toast } from "./ui.js";
 
 const PLAY_STEP_MS = 900;
 
@@ -73,7 +73,7 @@ class ReplayPage {
       this.slider,
       this.pos,
     );
-    clear(this.root).append(
+    append(clear(this.root), 
       h(
         "div.table-page",
         {},
@@ -131,7 +131,7 @@ class ReplayPage {
     this.pos.textContent = `${this.index} / ${this.frames.length - 1}`;
     this.renderer.setState(frame.view, { legal: [] });
     clear(this.panels).append(this.renderer.heroPanels(frame.view, { table: this.table, toAct: frame.to_act || [] }));
-    clear(this.caption).append(
+    append(clear(this.caption), 
       h("strong", {}, this.renderer.turnText(frame.view) || "Setup"),
       this.index > 0 ? h("span", {}, `${this.seatLabel(frame.seat)} — ${this.renderer.actionLabel ? this.renderer.actionLabel(frame.action) : frame.action.type}`) : h("span.muted", {}, "Before the first action"),
     );

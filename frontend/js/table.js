@@ -6,7 +6,7 @@ import { ChatBox } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { GameLog } from "./log.js";
-import { clear, copyText, countdown, h, setTopbar, titleCase, toast } from "./ui.js";
+import { append, clear, copyText, countdown, h, setTopbar, titleCase, toast } from "./ui.js";
 
 const WAITING_POLL_MS = 1500;
 
@@ -222,7 +222,7 @@ class LiveTable {
       h("section.side-block.grow", {}, h("h2", {}, "What happened"), this.logEl),
       h("section.side-block", {}, h("h2", {}, "Chat"), this.chatEl),
     );
-    clear(this.root).append(
+    append(clear(this.root), 
       h("div.table-page", {}, h("div.table-main", {}, this.turnBanner, this.boardWrap, this.panels), side),
       this.dialog,
     );
@@ -261,6 +261,9 @@ class LiveTable {
         else if (!this.log.lastSeq) this.log.note(`Joined the table at #${msg.seq}${key ? ` as ${seatLabel(this.table, key)}` : " as a spectator"}.`);
       }
       this.ensureRenderer();
+      if (isPrimary() && this.renderer?.diceFromView && !this.dice.el.querySelector(".die")) {
+        this.dice.show(this.renderer.diceFromView(msg.view || {}), { animate: false });
+      }
       this.refresh();
     });
     conn.addEventListener("update", (e) => {
@@ -385,7 +388,7 @@ class LiveTable {
     if (this.outcome || this.table.status === "finished") {
       const o = this.outcome || this.table.outcome || {};
       this.turnBanner.dataset.state = "finished";
-      this.turnBanner.append(
+      append(this.turnBanner, 
         h("strong", {}, o.result ? titleCase(o.result) : "Game over"),
         h("span", {}, o.reason || ""),
         h("a.button.primary#open-replay", { href: replayUrl(this.table.id) }, "Watch the replay"),
@@ -393,11 +396,11 @@ class LiveTable {
       return;
     }
     if (!d) {
-      this.turnBanner.append(h("span.muted", {}, "Connecting to the table…"));
+      append(this.turnBanner, h("span.muted", {}, "Connecting to the table…"));
       return;
     }
     if (!d.view) {
-      this.turnBanner.append(h("span.muted", {}, "The game has not started yet; the board appears when the host starts it."));
+      append(this.turnBanner, h("span.muted", {}, "The game has not started yet; the board appears when the host starts it."));
       return;
     }
     const turn = this.renderer?.turnText ? this.renderer.turnText(d.view) : "";
@@ -408,7 +411,7 @@ class LiveTable {
     });
     const mustAct = this.activeSeat && d.to_act.includes(this.activeSeat) && d.legal.length > 0;
     this.turnBanner.dataset.state = mustAct ? "yours" : "waiting";
-    this.turnBanner.append(
+    append(this.turnBanner, 
       h("strong#turn-text", {}, turn || "In play"),
       h("span#waiting-for", {}, "Waiting for: ", waiting.length ? waiting.flatMap((w, i) => (i ? [", ", w] : [w])) : "—"),
       d.deadline ? h("span#deadline.deadline", { title: "The server answers by default when this runs out" }, `time left ${countdown(d.deadline)}`) : null,
@@ -484,7 +487,7 @@ class LiveTable {
     if (this.dialog.open && this.dialog.dataset.key === key) return;
     clear(this.dialog);
     this.dialog.dataset.key = key;
-    this.dialog.append(
+    append(this.dialog, 
       h("h2", {}, prompt.title),
       prompt.text ? h("p", {}, prompt.text) : null,
       d.deadline ? h("p.deadline", {}, `${countdown(d.deadline)} left, then the default answer is taken`) : null,

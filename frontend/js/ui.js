@@ -27,6 +27,12 @@ export function h(spec, attrs = {}, ...children) {
   return el;
 }
 
+/** el.append without the "null" text nodes DOM append makes of null/false children. */
+export function append(el, ...children) {
+  el.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
@@ -78,5 +84,5 @@ export function titleCase(id) {
 
 export function setTopbar(...children) {
   const bar = document.getElementById("topbar-extra");
-  if (bar) clear(bar).append(...children);
+  if (bar) append(clear(bar), ...children);
 }

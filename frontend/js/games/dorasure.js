@@ -62,7 +62,7 @@ export function boardSpaces(stat) {
 }
 
 function meterInfo(stat, view) {
-  const m = stat.meter || (stat.dragon && stat.dragon.meter) || {};
+  const m = stat.meter || {};
   const v = view.meter;
   const position = typeof v === "object" && v !== null ? v.position : v;
   return {
@@ -74,32 +74,34 @@ function meterInfo(stat, view) {
 }
 
 function healthInfo(stat, view) {
-  const hb = stat.health || stat.dragon_health || (stat.dragon && stat.dragon.health) || {};
+  const hb = stat.dragon || {};
   const boxes = hb.boxes || 9;
   const d = view.dragon || {};
-  const swords = view.swords ?? d.swords ?? (d.life !== undefined ? boxes - d.life : 0);
-  return { boxes, claws: hb.claws || [3, 6, 8], swords, life: boxes - swords };
+  const swords = d.swords ?? 0;
+  return { boxes, claws: hb.claws || [3, 6, 8], swords, life: d.life ?? boxes - swords };
 }
 
 function heroSheets(stat) {
-  const list = stat.heroes || (stat.hero_sheets ? Object.values(stat.hero_sheets) : []);
-  const out = {};
-  for (const sheet of Array.isArray(list) ? list : Object.values(list)) out[sheet.id] = sheet;
-  return out;
+  const list = stat.heroes || {};
+  if (Array.isArray(list)) return Object.fromEntries(list.map((sheet) => [sheet.id, sheet]));
+  return Object.fromEntries(Object.entries(list).map(([id, sheet]) => [id, { id, ...sheet }]));
 }
 
+/** Heroes in turn order: view.heroes is a list [{id, pos, hp, ...}] (or a map id -> hero). */
 function heroesOf(view) {
-  const heroes = view.heroes || {};
-  const order = view.order || Object.keys(heroes);
-  return order.map((id, i) => ({ id, index: i, ...(heroes[id] || {}) }));
+  const heroes = view.heroes || [];
+  if (Array.isArray(heroes)) return heroes.map((hero, i) => ({ ...hero, index: i }));
+  return Object.entries(heroes).map(([id, hero], i) => ({ id, index: i, ...hero }));
 }
 
 function heroPos(hero) {
-  return hero.space ?? hero.pos ?? hero.position ?? hero.at ?? null;
+  return hero.pos ?? hero.space ?? null;
 }
 
+/** view.mountains is a list [{id, state, flags, quest, reward}] (or a map id -> mountain). */
 function mountainsOf(view) {
-  return view.mountains || {};
+  const m = view.mountains || [];
+  return Array.isArray(m) ? Object.fromEntries(m.map((x) => [x.id, x])) : m;
 }
 
 // --- the renderer ---------------------------------------------------------------
@@ -115,7 +117,7 @@ class DorasureRenderer {
     this.spaces = boardSpaces(stat);
     this.byId = new Map(this.spaces.map((s) => [s.id, s]));
     this.byCoord = new Map(this.spaces.map((s) => [`${s.q},${s.r}`, s]));
-    this.cityNode = (stat.board && stat.board.city_node) || stat.city_node || "city";
+    this.cityNode = "city";
     this.sheets = heroSheets(stat);
     this.view = null;
     this.legal = [];
@@ -191,23 +193,19 @@ class DorasureRenderer {
   /** The board hexes of a position id (the City node covers its three hexes). */
   cellsOf(id) {
     if (id === null || id === undefined) return [];
-    const direct = this.byId.get(id);
-    if (direct) return [direct];
-    if (id === this.cityNode) return this.spaces.filter((s) => s.terrain === "city");
-    return this.spaces.filter((s) => s.terrain === id);
+    // static spaces carry `node`: the id used in actions and positions (the City hexes share one).
+    return this.spaces.filter((s) => (s.node ?? s.id) === id);
   }
 
   /** Position id a hex stands for when clicked (a City hex means the City node). */
   nodeOf(space) {
     if (!space) return null;
-    return space.terrain === "city" ? this.cityNode : space.id;
+    return space.node ?? space.id;
   }
 
   terrainOf(space) {
     const v = this.view || {};
-    if (space.id === "belk" && (v.razed || v.belk_razed)) return "razed";
-    const land = v.lands && v.lands[space.id];
-    if (land && typeof land === "object" && land.terrain) return land.terrain;
+    if (space.id === "belk" && v.belk_razed) return "razed";
     return space.terrain;
   }
 
@@ -260,7 +258,9 @@ class DorasureRenderer {
     const terrain = this.terrainOf(space);
     const parts = [space.name || TERRAIN_STYLE[terrain]?.label.split(" (")[0] || titleCase(terrain)];
     parts.push(TERRAIN_STYLE[terrain]?.label || titleCase(terrain));
-    if (space.fang_site || space.fang) parts.push("Fang site");
+    if (space.fang_site) parts.push("Fang site");
+    const land = this.landAt(space.id);
+    if (land) parts.push(`Fang tile: ${land.name}${land.text ? ` — ${land.text}` : ""}`);
     const mount = mountainsOf(this.view || {})[space.id];
     if (mount) parts.push(this.questSummary(mount));
     const here = heroesOf(this.view || {}).filter((hero) => this.cellsOf(heroPos(hero)).some((c) => c.id === space.id));
@@ -268,20 +268,32 @@ class DorasureRenderer {
     return parts.join(" · ");
   }
 
+  landAt(spaceId) {
+    const tile = ((this.view || {}).lands || {})[spaceId];
+    if (!tile) return null;
+    const info = (this.stat.lands || {})[tile];
+    return info ? info : { name: titleCase(tile), text: "" };
+  }
+
   heroName(id) {
     return this.sheets[id]?.name || titleCase(id);
   }
 
+  rewardName(id) {
+    if (!id) return "";
+    const r = (this.stat.rewards || {})[id];
+    return r ? r.name : titleCase(id);
+  }
+
   questSummary(m) {
-    const quest = m.quest || m.tile || null;
-    const state = m.state || (quest ? "revealed" : "hidden");
-    const q = typeof quest === "object" && quest ? quest : {};
-    const name = q.name || (typeof quest === "string" ? titleCase(quest) : "");
-    if (state === "hidden" || (!name && state !== "solved")) return "Quest: face down";
-    const flags = m.flags ? `, ${m.flags} flag${m.flags > 1 ? "s" : ""}` : "";
-    const reward = m.reward ? `; reward: ${typeof m.reward === "object" ? m.reward.name || titleCase(m.reward.id) : titleCase(m.reward)}` : "";
-    const need = q.attribute ? ` — ${titleCase(q.attribute)} ${q.target}+` : "";
-    return `${state === "solved" ? "Solved: " : "Quest: "}${name}${need}${flags}${reward}`;
+    const q = m.quest || null;
+    const flags = m.flags ? ` ${m.flags} flag${m.flags > 1 ? "s" : ""}.` : "";
+    const reward = m.reward ? ` Reward: ${this.rewardName(m.reward)}.` : "";
+    if (!q) return `Quest face down.${flags}`;
+    const facedown = m.state === "hidden" ? " (face down; shown in the replay)" : "";
+    const head = m.state === "solved" ? `Solved: ${q.name}` : `Quest: ${q.name}${facedown}`;
+    const need = q.attribute ? ` — ${titleCase(q.attribute)}, ${q.target} to succeed.` : ".";
+    return `${head}${need}${q.text ? ` ${q.text}` : ""}${flags}${reward}`;
   }
 
   // drawing -------------------------------------------------------------------------
@@ -296,7 +308,9 @@ class DorasureRenderer {
     this.drawCityOutline(ctx);
     for (const s of this.spaces) this.drawLabel(ctx, s);
     if (this.view) {
+      this.drawLands(ctx);
       this.drawMountains(ctx);
+      this.drawPath(ctx);
       this.drawTargets(ctx);
       this.drawHeroes(ctx);
       this.drawTracks(ctx);
@@ -566,8 +580,9 @@ class DorasureRenderer {
       const s = this.byId.get(id);
       if (!s) continue;
       const c = this.layout.hexToPixel(s.q, s.r);
-      const quest = m.quest && typeof m.quest === "object" ? m.quest : null;
-      const state = m.state || (quest ? "revealed" : "hidden");
+      const quest = m.quest || null;
+      // A replay reveals face-down tiles: draw them face down, with their name showing through.
+      const state = m.state === "hidden" && quest ? "peek" : m.state || "hidden";
       const w = size * 1.42;
       const hgt = size * 1.12;
       const x = c.x - w / 2;
@@ -577,11 +592,11 @@ class DorasureRenderer {
       ctx.shadowBlur = 4;
       ctx.beginPath();
       ctx.roundRect(x, y, w, hgt, size * 0.12);
-      ctx.fillStyle = state === "hidden" ? "#8e2430" : state === "solved" ? "#2f7a4f" : "#f6ecd2";
+      ctx.fillStyle = state === "hidden" || state === "peek" ? "#8e2430" : state === "solved" ? "#2f7a4f" : "#f6ecd2";
       ctx.fill();
       ctx.shadowBlur = 0;
       ctx.lineWidth = Math.max(1, size * 0.05);
-      ctx.strokeStyle = state === "hidden" ? "#f0c36b" : state === "solved" ? "#b8f0c8" : "#8e2430";
+      ctx.strokeStyle = state === "hidden" || state === "peek" ? "#f0c36b" : state === "solved" ? "#b8f0c8" : "#8e2430";
       ctx.stroke();
       const fs = Math.max(8, size * 0.24);
       ctx.textAlign = "center";
@@ -593,15 +608,14 @@ class DorasureRenderer {
         ctx.font = `600 ${fs * 0.85}px system-ui, sans-serif`;
         ctx.fillText("Quest", c.x, y + hgt * 0.86);
       } else {
-        const dark = state === "solved";
-        const name = quest ? quest.name || titleCase(quest.id || "") : titleCase(m.quest || "");
+        const dark = state !== "revealed";
+        const name = quest ? quest.name : "";
         let detail = "";
-        if (state === "solved") {
-          const r = m.reward;
-          detail = r ? (typeof r === "object" ? r.name || titleCase(r.id) : titleCase(r)) : "solved";
-        } else if (quest && quest.attribute) detail = `${titleCase(quest.attribute)} ${quest.target}+`;
+        if (state === "solved") detail = m.reward ? this.rewardName(m.reward) : "solved";
+        else if (state === "peek") detail = `face down${m.reward ? ` · ${this.rewardName(m.reward)}` : ""}`;
+        else if (quest && quest.attribute) detail = `${titleCase(quest.attribute)} · need ${quest.target}`;
         this.textBlock(ctx, [
-          { text: (dark ? "✓ " : "") + name, weight: 700, scale: 1 },
+          { text: (state === "solved" ? "✓ " : "") + name, weight: 700, scale: 1 },
           { text: detail, weight: 500, scale: 0.85 },
         ], c.x, y, w - 6, hgt, fs, dark ? "#fff" : "#3a1c1c");
       }
@@ -636,6 +650,42 @@ class DorasureRenderer {
       ctx.fillText(l.text, x, cy + l.px * 0.08);
       cy += l.px * 1.12;
     }
+  }
+
+  /** Fang expansion land tiles on their sites: a tile with the land's name. */
+  drawLands(ctx) {
+    const size = this.layout.size;
+    for (const space of this.spaces) {
+      const land = this.landAt(space.id);
+      if (!land) continue;
+      const c = this.layout.hexToPixel(space.q, space.r);
+      ctx.save();
+      this.hexPath(ctx, space.q, space.r, size * 0.16);
+      ctx.strokeStyle = "#fffaf0";
+      ctx.lineWidth = Math.max(1.5, size * 0.06);
+      ctx.setLineDash([size * 0.12, size * 0.08]);
+      ctx.stroke();
+      ctx.restore();
+      this.label(ctx, land.name, c.x, c.y - size * 0.55, Math.max(8, size * 0.22), { bg: "rgba(90,40,20,0.9)" });
+    }
+  }
+
+  /** The path walked so far this turn. */
+  drawPath(ctx) {
+    const mv = this.view.movement;
+    const current = heroesOf(this.view).find((x) => x.id === this.view.current);
+    if (!mv || !Array.isArray(mv.path) || !mv.path.length || !current) return;
+    const pts = mv.path.map((node) => this.cellsOf(node)[0]).filter(Boolean).map((cell) => this.layout.hexToPixel(cell.q, cell.r));
+    if (pts.length < 2) return;
+    ctx.save();
+    ctx.strokeStyle = "rgba(255,255,255,0.75)";
+    ctx.lineWidth = Math.max(2, this.layout.size * 0.08);
+    ctx.setLineDash([this.layout.size * 0.14, this.layout.size * 0.1]);
+    ctx.lineCap = "round";
+    ctx.beginPath();
+    pts.forEach((p, i) => (i ? ctx.lineTo(p.x, p.y) : ctx.moveTo(p.x, p.y)));
+    ctx.stroke();
+    ctx.restore();
   }
 
   drawFlag(ctx, x, y, size) {
@@ -926,21 +976,25 @@ class DorasureRenderer {
 
   // side panels, controls, events -------------------------------------------------------
 
-  heroPanels(view, { mine = [], active = null, toAct = [], connected = new Set(), table } = {}) {
+  heroPanels(view, { mine = [], toAct = [], connected = new Set(), table } = {}) {
     const heroes = heroesOf(view || {});
     const current = view.current || null;
-    const seatOf = (id) => (table && table.seats.find((s) => s.seat === id)) || null;
+    const seatOf = (id) => (table && (table.seats || []).find((x) => x.seat === id)) || null;
     return h(
       "div.hero-grid",
       {},
       heroes.map((hero) => {
         const sheet = this.sheets[hero.id] || {};
         const color = heroColor(hero.id, hero.index);
-        const maxH = hero.max_health ?? sheet.max_health ?? hero.health;
-        const res = hero.resources || hero.resource;
         const seat = seatOf(hero.id);
-        const attrs = hero.attributes || hero.attrs || hero;
-        const resName = sheet.resource ? sheet.resource.name : null;
+        const attrs = hero.attrs || {};
+        const resource = sheet.resource || null;
+        const away = seat && seat.taken && connected.size > 0 && !connected.has(hero.id);
+        const flags = [
+          hero.dead && "dead",
+          hero.trapped && "trapped in the labyrinth",
+          hero.wolf_form && "wolf form",
+        ].filter(Boolean);
         return h(
           `article.hero-card${hero.id === current ? ".current" : ""}${toAct.includes(hero.id) ? ".due" : ""}${mine.includes(hero.id) ? ".mine" : ""}${hero.dead ? ".dead" : ""}`,
           { dataset: { hero: hero.id } },
@@ -949,23 +1003,25 @@ class DorasureRenderer {
             {},
             h("span.token", { style: { background: color, color: ink(color) } }, this.heroName(hero.id).slice(0, 2)),
             h("strong", {}, this.heroName(hero.id)),
-            seat && seat.player_name ? h("span.small.muted", {}, seat.player_name, seat.taken && !connected.has(hero.id) && connected.size ? " (away)" : "") : null,
+            seat && seat.player_name ? h("span.small.muted", {}, seat.player_name, away ? " (away)" : "") : null,
             hero.id === current ? h("span.badge.badge-live", {}, "turn") : null,
+            toAct.includes(hero.id) && hero.id !== current ? h("span.badge.badge-open", {}, "deciding") : null,
           ),
           h(
             "div.hero-stats",
             {},
-            statBar("Health", hero.health, maxH, "health"),
-            resourceLine(res, resName, sheet),
-            h("div.stat-line", {}, h("span", {}, "Level ", h("b", {}, hero.level ?? 1)), h("span", {}, "EXP ", h("b", {}, hero.exp ?? 0), hero.exp_next ? `/${hero.exp_next}` : "")),
+            statBar("Health", hero.hp, hero.max_hp, "health"),
+            resource ? statBar(resource.name, hero.res, hero.max_res, "resource") : h("div.small.muted", {}, "No resource"),
+            hero.gold ? h("div.stat-line", {}, h("span", {}, "Gold ", h("b", {}, hero.gold))) : null,
+            h("div.stat-line", {}, h("span", {}, "Level ", h("b", {}, hero.level ?? 1)), h("span", {}, "EXP ", h("b", {}, hero.exp ?? 0))),
             h(
               "div.attrs",
               {},
-              ATTRS.filter(([k]) => attrs[k] !== undefined || sheet[k] !== undefined).map(([k, label]) =>
-                h("span.attr", { title: label }, h("small", {}, label.replace("Danger (plains)", "Dng P").replace("Danger (forest)", "Dng F").replace("Knowledge", "Know")), h("b", {}, attrs[k] ?? sheet[k])),
+              ATTRS.filter(([k]) => attrs[k] !== undefined).map(([k, label]) =>
+                h("span.attr", { title: label }, h("small", {}, SHORT[k]), h("b", {}, attrs[k])),
               ),
             ),
-            hero.status || hero.form || hero.trapped ? h("div.small.muted", {}, [hero.form && `Form: ${titleCase(hero.form)}`, hero.trapped && "Trapped", hero.status].filter(Boolean).join(" · ")) : null,
+            flags.length ? h("div.small.hero-flags", {}, flags.join(" · ")) : null,
           ),
         );
       }),
@@ -974,49 +1030,122 @@ class DorasureRenderer {
 
   turnText(view) {
     if (!view) return "";
-    const phase = view.phase ? `${titleCase(view.phase)} phase` : "";
-    const current = view.current ? `${this.heroName(view.current)}'s turn` : "";
-    const step = view.step ? ` — ${titleCase(view.step)}` : "";
-    return [current, phase].filter(Boolean).join(" · ") + step;
+    if (view.outcome) return view.outcome.reason || "Game over";
+    const phase = view.phase === "battle" ? "Climactic Battle" : view.phase === "adventure" ? "Adventure phase" : titleCase(view.phase || "");
+    const who = view.current ? `${this.heroName(view.current)}'s turn${view.turn ? ` (turn ${view.turn})` : ""}` : "";
+    return [who, phase].filter(Boolean).join(" · ");
   }
 
   describeEvent(ev) {
-    return ev.text || null;
+    return ev.text || titleCase(ev.kind);
   }
 
-  /** Dice rolls in a batch of events, for the dice tray. */
+  /** Dice in a batch of events, for the dice tray (one row per hero and roll). */
   diceFromEvents(events) {
     const rolls = [];
+    const what = (ev) => titleCase(ev.roll || ev.kind).replace("Movement Roll", "movement");
     for (const ev of events) {
-      const dice = ev.dice || ev.faces || (ev.roll && ev.roll.dice);
-      if (!Array.isArray(dice) || !dice.length) continue;
-      const faces = dice.map((d) => (typeof d === "object" ? d.face ?? d.value : d)).filter((f) => Number.isInteger(f));
-      if (!faces.length) continue;
-      const who = ev.hero || ev.seat || ev.by;
-      const label = ev.label || [who ? this.heroName(who) : null, titleCase(ev.purpose || ev.kind || "roll")].filter(Boolean).join(": ");
-      rolls.push({ label, dice: faces });
+      const d = ev.dice;
+      if (Array.isArray(d)) {
+        const faces = d.filter(Number.isInteger);
+        if (faces.length) rolls.push({ label: `${ev.hero ? `${this.heroName(ev.hero)}: ` : ""}${what(ev)}`, dice: faces, tones: faces.map((f) => (ev.kind === "movement_roll" && f === 1 ? "void" : "")) });
+      } else if (d && typeof d === "object") {
+        for (const [hero, value] of Object.entries(d)) {
+          // A scored roll's chains: a 6 rolls again, so each chain is one die and its re-rolls.
+          const faces = Number.isInteger(value) ? [value] : Array.isArray(value) ? value.flat(2).filter(Number.isInteger) : [];
+          const score = ev.score && ev.score[hero] !== undefined ? ` (score ${ev.score[hero]})` : "";
+          if (faces.length) rolls.push({ label: `${this.heroName(hero)}: ${what(ev)}${score}`, dice: faces });
+        }
+      } else if (Number.isInteger(ev.die) && ["rampage", "special_chance", "retaliation", "faith"].includes(ev.kind)) {
+        rolls.push({ label: `${ev.hero ? `${this.heroName(ev.hero)}: ` : "Dragon: "}${what(ev)}`, dice: [ev.die] });
+      }
     }
     return rolls;
   }
 
-  actionLabel(a) {
-    const place = (id) => {
-      if (id === this.cityNode) return "the City";
-      const s = this.byId.get(id);
-      return s ? s.name || `${titleCase(s.terrain)} ${s.id}` : titleCase(id);
-    };
-    if (a.label) return a.label;
+  /** The dice already on the table when one arrives (the movement roll in progress). */
+  diceFromView(view) {
+    const mv = view.movement;
+    if (!mv || !Array.isArray(mv.rolled) || !view.current) return [];
+    return [{ label: `${this.heroName(view.current)}: movement`, dice: mv.rolled, tones: mv.rolled.map((f) => (f === 1 ? "void" : "")) }];
+  }
+
+  place(id) {
+    if (id === this.cityNode) return "the City";
+    const s = this.cellsOf(id)[0];
+    if (!s) return titleCase(id);
+    const terrain = this.terrainOf(s);
+    return s.name && terrain !== "razed" ? s.name : `${titleCase(terrain === "razed" ? "road" : terrain)} ${s.id}`;
+  }
+
+  resourceName(seat) {
+    const r = this.sheets[seat] && this.sheets[seat].resource;
+    return r ? r.name : "resource";
+  }
+
+  actionLabel(a, seat = null) {
+    if (!a) return "";
+    const mountain = (id) => (this.stat.mountains || {})[id] || titleCase(id);
+    const res = this.resourceName(seat);
     switch (a.type) {
       case "move":
-        return `Move to ${place(a.to)}`;
+        return `Move to ${this.place(a.to)}`;
       case "step":
-        return `Step to ${place(a.to)} with a ${a.die}`;
+        return `Step to ${this.place(a.to)} with a ${a.die}`;
       case "end_move":
-        return "Stop moving";
+        return "Stop moving here";
+      case "adventure":
+        return "Go adventuring";
+      case "rest":
+        return "Rest (+2 Health)";
+      case "gather":
+        return `Gather information at ${mountain(a.mountain)}`;
+      case "quest": {
+        const helpers = (a.invite || []).map((x) => this.heroName(x));
+        return `Attempt the quest at ${mountain(a.mountain)}${helpers.length ? ` with ${helpers.join(" and ")}` : " alone"}`;
+      }
+      case "end_turn":
+        return "End my turn";
+      case "pass":
+        return "Pass";
+      case "faith":
+        return "Faith: set aside my highest die (+1 Faith)";
+      case "lullaby":
+        return "Lullaby: my 6s do not wake the Dragon";
+      case "spend": {
+        const extras = [a.gust && "Gust", a.elixir && "Elixir"].filter(Boolean);
+        if (!a.amount && !extras.length) return "Roll without spending";
+        const gold = a.gold ? ` (${a.gold} of it Gold)` : "";
+        return `Spend ${a.amount} ${res}${gold}${extras.length ? ` + ${extras.join(", ")}` : ""}`;
+      }
+      case "big_bang":
+        return "Big Bang (5 Magic)";
+      case "tune":
+        return `Heroic Tune: ${a.amount} dice to ${this.heroName(a.to)}`;
+      case "reroll":
+        return "Reroll";
+      case "poison":
+        return `Poison arrow: make die ${a.die + 1}.${a.at + 1} a 6`;
+      case "accept":
+        return "Yes, I will help";
+      case "decline":
+        return "No, thanks";
+      case "absorb":
+        return a.amount ? `Absorb ${a.amount} with ${res}${a.gold ? ` (${a.gold} Gold)` : ""}` : "Take the damage";
+      case "shield":
+        return "Platinum Shield";
+      case "kiss":
+        return `Kiss of Death on ${this.heroName(a.hero)}`;
+      case "extra_turn":
+        return "Take the extra turn";
+      case "doll": {
+        const taken = Object.entries(a.take || {}).map(([x, n]) => `${n} from ${this.heroName(x)}`);
+        return `Body-Swapping Doll: take ${taken.join(", ") || "nothing"}`;
+      }
       default: {
         const bits = Object.entries(a)
           .filter(([k]) => k !== "type")
-          .map(([k, v]) => (k === "mountain" || k === "to" ? place(v) : typeof v === "string" ? (this.sheets[v] ? this.heroName(v) : titleCase(v)) : Array.isArray(v) ? v.map((x) => (this.sheets[x] ? this.heroName(x) : titleCase(x))).join(", ") || "nobody" : `${titleCase(k)} ${v}`));
+          .map(([k, v]) => `${titleCase(k)} ${typeof v === "object" ? JSON.stringify(v) : v}`);
         return `${titleCase(a.type)}${bits.length ? `: ${bits.join(", ")}` : ""}`;
       }
     }
@@ -1028,34 +1157,61 @@ class DorasureRenderer {
     const moves = legal.filter((a) => a.type === "move");
     const steps = legal.filter((a) => a.type === "step");
     const rest = legal.filter((a) => a.type !== "move" && a.type !== "step");
+    const prompt = (view.prompts || []).find((p) => p.seat === seat) || null;
+    const item = (a) => ({
+      action: a,
+      label: this.actionLabel(a, seat),
+      primary: ["accept", "end_move", "adventure", "quest", "rest"].includes(a.type) || (a.type === "spend" && a.amount === 0),
+    });
     let hint = "";
     if (moves.length || steps.length) {
-      const n = new Set([...moves, ...steps].map((a) => a.to)).size;
-      hint = `Click a lit hex to move (${n} reachable).`;
+      const reach = new Set(moves.map((a) => a.to)).size;
+      const mv = view.movement;
+      const dice = mv && mv.dice ? ` Dice left: ${mv.dice.join(" ")}.` : "";
+      hint = `Click a lit hex to go there (${reach} reachable), or pick a die to move one step at a time.${dice}`;
     }
     if (steps.length) {
       const dice = [...new Set(steps.map((a) => a.die))].sort((a, b) => a - b);
       groups.push({
-        title: "Move die by die: pick a die",
-        items: dice.map((die) => ({ label: `Die ${die}`, select: die, selected: selection === die, kind: "die" })),
+        title: "One step at a time, with die…",
+        items: dice.map((die) => ({ label: `${die}`, select: die, selected: selection === die, kind: "die", title: `Light the hexes a ${die} can pay for` })),
       });
     }
-    const prompt = this.promptOf(view, seat);
-    const items = rest.map((a) => ({ action: a, label: this.actionLabel(a), primary: /roll|confirm|accept|yes/.test(a.type) }));
-    if (prompt && items.length) {
-      return { hint: hint || "Answer the question in the dialog.", groups, prompt: { title: prompt.title, text: prompt.text, items } };
+    if (prompt && DIALOG_KINDS.has(prompt.kind) && rest.length) {
+      return {
+        hint: hint || "Answer the question in the dialog.",
+        groups,
+        prompt: { title: PROMPT_TITLES[prompt.kind] || titleCase(prompt.kind), text: prompt.text || "", items: rest.map(item) },
+      };
     }
-    if (items.length) groups.push({ title: moves.length || steps.length ? "Or" : "", items });
+    if (rest.length) groups.push({ title: moves.length || steps.length ? "Or" : prompt && prompt.text ? prompt.text : "", items: rest.map(item) });
     return { hint, groups, prompt: null };
   }
-
-  promptOf(view, seat) {
-    const prompts = view.prompts || (view.prompt ? [view.prompt] : []);
-    const p = prompts.find((x) => !x.seat || x.seat === seat);
-    if (!p) return null;
-    return { title: p.title || titleCase(p.kind || "A decision"), text: p.text || p.message || "" };
-  }
 }
+
+const SHORT = {
+  move: "Move",
+  plains_danger: "Dng P",
+  forest_danger: "Dng F",
+  combat: "Combat",
+  search: "Search",
+  knowledge: "Know",
+};
+
+// Decisions asked outside the flow of one's own moves open a dialog (with the deadline).
+const DIALOG_KINDS = new Set(["assist", "absorb", "doll", "shield", "kiss", "extra_turn", "tune", "spend", "post_roll", "reaction"]);
+const PROMPT_TITLES = {
+  assist: "Help with a quest?",
+  absorb: "Absorb damage?",
+  doll: "Body-Swapping Doll",
+  shield: "Platinum Shield?",
+  kiss: "Kiss of Death?",
+  extra_turn: "An extra turn?",
+  tune: "Heroic Tune?",
+  spend: "Spend resources before the roll?",
+  post_roll: "After the roll",
+  reaction: "After the movement roll",
+};
 
 function statBar(label, value, max, kind) {
   const v = value ?? 0;
@@ -1066,15 +1222,5 @@ function statBar(label, value, max, kind) {
     h("span.bar-label", {}, label),
     h("span.bar-track", {}, h("span.bar-fill", { style: { width: `${Math.max(0, Math.min(100, (100 * v) / m))}%` } })),
     h("b", {}, `${v}/${m}`),
-  );
-}
-
-function resourceLine(res, name, sheet) {
-  if (res === undefined || res === null) return sheet.resource === null ? h("div.small.muted", {}, "No resource") : null;
-  if (typeof res === "number") return statBar(name || "Resource", res, sheet.resource ? sheet.resource.max : res, "resource");
-  return h(
-    "div.stat-line",
-    {},
-    Object.entries(res).map(([k, v]) => h("span", {}, `${titleCase(k)} `, h("b", {}, v))),
   );
 }
