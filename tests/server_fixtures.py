@@ -182,6 +182,8 @@ class WsClient:
         import websockets
 
         headers = {"Origin": self.origin} if self.origin else None
+        self.queue = asyncio.Queue()  # a reconnect starts a fresh stream (raw keeps everything)
+        self.close_code = None
         self.ws = await websockets.connect(self.url, max_size=self.max_size, additional_headers=headers)
         self.reader = asyncio.create_task(self._read())
         if not hello:
