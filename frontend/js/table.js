@@ -510,7 +510,8 @@ class LiveTable {
     try {
       await conn.act(action);
     } catch (err) {
-      this.showMessage(err.message || "The server refused that.", "error");
+      // Refusals from the server are shown by the "rejected" listener; here only local failures.
+      if (err.type !== "rejected") this.showMessage(err.message || "The action could not be sent.", "error");
     } finally {
       this.busy = false;
       this.renderControls();
