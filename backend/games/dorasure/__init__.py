@@ -1,0 +1,1 @@
+"""Dorasure: the co-op dragon-hunting board game (rules engine)."""

@@ -1,0 +1,136 @@
+"""Dorasure's data files, loaded once at import and turned into lookup tables.
+
+Everything numeric lives in ``data/*.json`` (content file §1–§9); this module only
+reshapes it for speed: the movement graph (the three City hexes collapse into one
+node, ``"city"``, R5), mountain neighbourhoods, thresholds, hero sheets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from backend.engine.hexgrid import Hex
+
+DATA = Path(__file__).with_name("data")
+
+
+def _load(name: str) -> dict[str, Any]:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+BOARD = _load("board.json")
+DRAGON = _load("dragon.json")
+CHARTS = _load("charts.json")
+HERO_DATA = _load("heroes.json")
+QUEST_DATA = _load("quests.json")
+FANG = _load("fang.json")
+
+CITY = BOARD["city_node"]
+LAKE = "lake"
+TERRAINS: dict[str, dict[str, Any]] = BOARD["terrains"]
+SPACES: dict[str, dict[str, Any]] = {s["id"]: s for s in BOARD["spaces"]}
+MOUNTAINS: tuple[str, ...] = tuple(BOARD["mountains"])
+
+
+def node_of(space_id: str) -> str:
+    """The movement node a board space belongs to (R5: the City is one node)."""
+    return CITY if SPACES[space_id]["terrain"] == "city" else space_id
+
+
+CITY_HEXES: tuple[str, ...] = tuple(s for s, d in SPACES.items() if d["terrain"] == "city")
+
+# Node -> base terrain (before Belk is razed or Fang tiles replace sites).
+NODE_TERRAIN: dict[str, str] = {node_of(s): d["terrain"] for s, d in SPACES.items()}
+ENTERABLE_NODES: tuple[str, ...] = tuple(n for n, t in NODE_TERRAIN.items() if TERRAINS[t]["enterable"])
+
+_by_coord = {(d["q"], d["r"]): s for s, d in SPACES.items()}
+
+
+def _space_neighbours(space_id: str) -> list[str]:
+    d = SPACES[space_id]
+    return [_by_coord[tuple(h)] for h in Hex(d["q"], d["r"]).neighbours() if tuple(h) in _by_coord]
+
+
+SPACE_NEIGHBOURS: dict[str, tuple[str, ...]] = {s: tuple(_space_neighbours(s)) for s in SPACES}
+
+
+def _node_neighbours() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for s in SPACES:
+        n = node_of(s)
+        lst = out.setdefault(n, [])
+        for t in SPACE_NEIGHBOURS[s]:
+            m = node_of(t)
+            if m != n and m not in lst:
+                lst.append(m)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+NODE_NEIGHBOURS = _node_neighbours()
+# Movement graph: enterable nodes only (mountains are never entered nor crossed, §1.6).
+MOVE_NEIGHBOURS: dict[str, tuple[str, ...]] = {
+    n: tuple(m for m in NODE_NEIGHBOURS[n] if TERRAINS[NODE_TERRAIN[m]]["enterable"]) for n in ENTERABLE_NODES
+}
+# Mountain -> enterable nodes adjacent to it (quest adjacency, §7.3).
+MOUNTAIN_SIDES: dict[str, frozenset[str]] = {
+    m: frozenset(n for n in NODE_NEIGHBOURS[m] if TERRAINS[NODE_TERRAIN[n]]["enterable"]) for m in MOUNTAINS
+}
+# Node -> mountains adjacent to it, lowest id first (R63 default).
+NODE_MOUNTAINS: dict[str, tuple[str, ...]] = {
+    n: tuple(m for m in MOUNTAINS if n in MOUNTAIN_SIDES[m]) for n in ENTERABLE_NODES
+}
+
+# Meter and Dragon health (§2.1, §3.1).
+METER = DRAGON["meter"]
+METER_FINAL: int = METER["final"]
+FIRE: frozenset[int] = frozenset(METER["fire"])
+REPLENISH_AT: int = METER["replenish_at"]
+DRAGON_BOXES: int = DRAGON["health"]["boxes"]
+CLAWS: frozenset[int] = frozenset(DRAGON["health"]["claws"])
+FINAL_BREATH_LIFE: int = DRAGON["health"]["final_breath_life"]
+ROAMING: dict[int, str] = {int(k): v for k, v in DRAGON["roaming_chart"].items()}
+RETALIATION: dict[int, str] = {int(k): v for k, v in DRAGON["retaliation_chart"].items()}
+
+# Scoring (§4.1).
+DIE_SCORE: dict[int, int] = {int(k): v for k, v in CHARTS["die_score"].items()}
+BONUS_SCORE: dict[int, int] = {int(k): v for k, v in CHARTS["bonus_score"].items()}
+EXPLODE: int = CHARTS["explode_on"]
+
+
+def chart_row(chart: str, total: int) -> dict[str, Any]:
+    """The row of ``chart`` ("adventure" or "battle") that a total falls in."""
+    for row in CHARTS[chart]:
+        if row["max"] is None or total <= row["max"]:
+            return row
+    raise AssertionError("charts end with an open row")
+
+
+# Heroes (§6).
+HEROES: dict[str, dict[str, Any]] = {h["id"]: h for h in HERO_DATA["heroes"]}
+PRIORITY: dict[str, int] = {h: d["priority"] for h, d in HEROES.items()}
+PARTY_HEROES: tuple[str, ...] = tuple(sorted((h for h in HEROES if h != "grand_master"), key=PRIORITY.get))
+GRAND_MASTER = "grand_master"
+EXP = HERO_DATA["exp"]
+WOLF_ICONS: frozenset[int] = frozenset(EXP["wolf_icons"])
+LARGE_FROM: int = HERO_DATA["player_counts"]["large_from"]
+
+# Quests and rewards (§7).
+QUESTS: dict[str, dict[str, Any]] = {q["id"]: q for q in QUEST_DATA["quests"]}
+REWARDS: dict[str, dict[str, Any]] = {r["id"]: r for r in QUEST_DATA["rewards"]}
+REWARD_POOL: tuple[str, ...] = tuple(r["id"] for r in QUEST_DATA["rewards"] for _ in range(r["count"]))
+
+# Fang (§9).
+FANG_SITES: tuple[str, ...] = tuple(FANG["sites"])
+LANDS: dict[str, dict[str, Any]] = {t["id"]: t for t in FANG["tiles"]}
+
+
+def tile_names() -> dict[str, str]:
+    """Every quest and reward id → display name (for secrets)."""
+    out = {q: d["name"] for q, d in QUESTS.items()}
+    out.update({r: d["name"] for r, d in REWARDS.items()})
+    return out
+
+
+TILE_NAMES = tile_names()

@@ -1,0 +1,1 @@
+"""Dorasure rules, one module per topic; each registers its ops and prompt kinds in flow."""

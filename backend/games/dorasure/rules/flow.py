@@ -1,0 +1,112 @@
+"""The resolution loop: ops, prompts and the per-apply context.
+
+Rules are written as *ops*: small named steps kept in ``state.queue``.  ``run``
+pops and runs ops until one of them raises a *prompt* (a decision owed by a seat),
+the game ends or the queue is empty.  An answer to a prompt is handled by the
+prompt kind's ``answer`` function, then the loop resumes.  Ops are tuples of
+JSON values, so a paused resolution is part of the saved state.
+
+``push`` puts ops at the *front* of the queue (they run next, in the given
+order): an op that needs follow-up work pushes it before returning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from backend.engine.core import Event
+from backend.engine.rng import Rng
+
+from ..state import State
+
+Op = tuple[Any, ...]
+
+
+def new_rng(seed_hex: str, counter: int) -> Any:
+    """The dice source of one apply.  Tests replace this factory to script dice;
+    play always uses the seeded Rng carried in the state."""
+    return Rng(seed_hex, counter)
+
+
+class Ctx:
+    """One apply's working state, dice and collected events."""
+
+    __slots__ = ("s", "rng", "events")
+
+    def __init__(self, state: State) -> None:
+        self.s = state
+        self.rng = new_rng(state.seed, state.counter)
+        self.events: list[Event] = []
+
+    def d6(self) -> int:
+        return self.rng.d6()
+
+    def below(self, n: int) -> int:
+        return self.rng.below(n)
+
+    def emit(self, kind: str, text: str, **data: Any) -> None:
+        self.events.append(Event(kind, {"text": text, **data}))
+
+    def finish(self) -> None:
+        self.s.counter = self.rng.counter
+
+
+OPS: dict[str, Callable[..., None]] = {}
+
+
+def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def register(fn: Callable[..., None]) -> Callable[..., None]:
+        OPS[name] = fn
+        return fn
+
+    return register
+
+
+def push(s: State, *ops: Op) -> None:
+    s.queue[0:0] = ops
+
+
+def run(ctx: Ctx) -> None:
+    s = ctx.s
+    while not s.prompts and s.result is None and s.queue:
+        o = s.queue.pop(0)
+        OPS[o[0]](ctx, *o[1:])
+
+
+@dataclass(frozen=True)
+class PromptKind:
+    """How one kind of decision is offered, defaulted, answered and described."""
+
+    legal: Callable[[State, dict[str, Any]], list[dict[str, Any]]]
+    default: Callable[[State, dict[str, Any]], dict[str, Any]]
+    answer: Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
+    describe: Callable[[State, dict[str, Any]], str]
+
+
+PROMPTS: dict[str, PromptKind] = {}
+
+
+def prompt_kind(name: str, kind: PromptKind) -> None:
+    PROMPTS[name] = kind
+
+
+def ask(s: State, seat: str, kind: str, **data: Any) -> None:
+    """Raise a prompt.  A seat owes at most one answer at a time."""
+    assert s.prompt_for(seat) is None, f"{seat} already owes an answer"
+    s.prompts.append({"seat": seat, "kind": kind, **data})
+
+
+def end_game(ctx: Ctx, result: str, reason: str) -> None:
+    s = ctx.s
+    s.result = (result, reason)
+    s.phase = 3
+    s.queue = []
+    s.prompts = []
+    s.move = None
+    ctx.emit("game_over", reason, result=result)
+
+
+def pass_action() -> dict[str, Any]:
+    return {"type": "pass"}

@@ -1,0 +1,206 @@
+"""What seats and spectators see, and the static board they draw it on.
+
+``static_info(options)`` (sent once, public):
+  ``spaces``: [{id, node, q, r, terrain, name, fang_site, neighbours}] — ``node`` is the
+  id used in actions and positions (the City hexes share ``"city"``);
+  ``mountains``: {id: name}; ``meter``: {length, fire, final}; ``dragon``: {boxes,
+  claws}; ``heroes``: sheets (stats, resource, growth, power texts); ``quests``,
+  ``rewards``, ``lands``: catalogues; ``seats``: hero ids in turn order.
+
+``view(state, seat)`` (small, changes every action):
+  ``phase`` ("adventure" | "battle" | "over"), ``turn``, ``current``, ``trigger``,
+  ``you``; ``heroes``: [{id, name, pos, hp, max_hp, res, max_res, gold, exp, level,
+  attrs {move, plains_danger, forest_danger, combat, search, knowledge}, wolf_form,
+  trapped, dead, used}]; ``meter``; ``dragon`` {life, swords}; ``belk_razed``;
+  ``party`` {relics_unlocked, weapons_bonus, first_lair_found}; ``lands`` {site: tile};
+  ``mountains``: [{id, name, state, flags, replenished, quest (only face up), reward
+  (only face up)}]; ``reserve_count``; ``movement`` (dice left, steps, path) while a
+  hero moves; ``roll`` (the roll in progress); ``last`` (last movement / scored roll /
+  rampage / retaliation); ``prompts``: [{seat, kind, text, ...}]; ``outcome``.
+
+Never in a view: face-down quest or reward identities, the reserve, the seed.
+``reveal=True`` (finished games) adds ``hidden`` with every tile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .content import (
+    CHARTS,
+    DRAGON,
+    HEROES,
+    LANDS,
+    MOUNTAINS,
+    NODE_NEIGHBOURS,
+    QUESTS,
+    REWARDS,
+    SPACES,
+    TILE_NAMES,
+    node_of,
+)
+from .rules.dragon import life
+from .rules.flow import PROMPTS
+from .rules.heroes import attr, lycan
+from .state import State
+
+PHASES = {1: "adventure", 2: "battle", 3: "over"}
+
+
+def static_info(order: list[str], fang: bool) -> dict[str, Any]:
+    return {
+        "seats": order,
+        "fang": fang,
+        "spaces": [
+            {
+                "id": sid,
+                "node": node_of(sid),
+                "q": d["q"],
+                "r": d["r"],
+                "terrain": d["terrain"],
+                "name": d["name"],
+                "fang_site": d["fang_site"],
+                "neighbours": list(NODE_NEIGHBOURS[node_of(sid)]),
+            }
+            for sid, d in SPACES.items()
+        ],
+        "mountains": {m: SPACES[m]["name"] for m in MOUNTAINS},
+        "meter": DRAGON["meter"],
+        "dragon": DRAGON["health"],
+        "charts": {k: CHARTS[k] for k in ("adventure", "battle")},
+        "heroes": {h: {k: v for k, v in HEROES[h].items()} for h in order},
+        "quests": {q: {"name": d["name"], "text": d["text"]} for q, d in QUESTS.items()},
+        "rewards": {r: {"name": d["name"], "text": d["text"]} for r, d in REWARDS.items()},
+        "lands": {t: {"name": d["name"], "text": d["text"]} for t, d in LANDS.items()},
+    }
+
+
+def _hero(s: State, h: dict[str, Any]) -> dict[str, Any]:
+    hid = h["id"]
+    return {
+        "id": hid,
+        "name": HEROES[hid]["name"],
+        "pos": h["pos"],
+        "hp": h["hp"],
+        "max_hp": h["max_hp"],
+        "res": h["res"],
+        "max_res": h["max_res"],
+        "gold": h["gold"],
+        "exp": h["exp"],
+        "level": h["level"],
+        "attrs": {
+            "move": h["move"],
+            "plains_danger": h["pd"],
+            "forest_danger": h["fd"],
+            "combat": attr(h, "combat"),
+            "search": attr(h, "search"),
+            "knowledge": attr(h, "knowledge"),
+        },
+        "wolf_form": lycan(h),
+        "trapped": h["trapped"],
+        "dead": h["dead"],
+        "used": list(h["used"]),
+    }
+
+
+def _mountain(s: State, m: str, reveal: bool) -> dict[str, Any]:
+    mt = s.mountains[m]
+    face_up = mt["state"] in ("revealed", "solved")
+    out: dict[str, Any] = {
+        "id": m,
+        "name": SPACES[m]["name"],
+        "state": mt["state"],
+        "flags": mt["flags"],
+        "replenished": mt["replenished"],
+        "quest": None,
+        "reward": None,
+    }
+    if face_up or reveal:
+        q = QUESTS[mt["quest"]]
+        out["quest"] = {
+            "id": q["id"],
+            "name": q["name"],
+            "text": q["text"],
+            "attribute": q["attribute"],
+            "target": q["target"],
+        }
+    if mt["reward_state"] == "revealed" or reveal:
+        out["reward"] = mt["reward"]
+    return out
+
+
+def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
+    v: dict[str, Any] = {
+        "phase": PHASES[s.phase],
+        "turn": s.turn,
+        "current": s.current,
+        "trigger": s.trigger,
+        "you": seat,
+        "heroes": [_hero(s, s.heroes[h]) for h in s.order],
+        "meter": s.meter,
+        "dragon": {"life": life(s), "swords": s.swords},
+        "belk_razed": s.razed,
+        "party": {"relics_unlocked": s.relic, "weapons_bonus": s.weapons, "first_lair_found": s.lair_found},
+        "lands": dict(s.lands),
+        "mountains": [_mountain(s, m, reveal) for m in MOUNTAINS],
+        "reserve_count": len(s.reserve),
+        "movement": (
+            {
+                "dice": sorted(s.move["dice"]),
+                "rolled": s.move["rolled"],
+                "steps": s.move["steps"],
+                "path": s.move["path"],
+            }
+            if s.move is not None
+            else None
+        ),
+        "roll": _roll(s),
+        "last": s.last,
+        "prompts": [_prompt(s, p) for p in s.prompts],
+        "outcome": {"result": s.result[0], "reason": s.result[1]} if s.result else None,
+    }
+    if reveal:
+        v["hidden"] = {
+            "reserve": list(s.reserve),
+            "mountains": {
+                m: {"quest": s.mountains[m]["quest"], "reward": s.mountains[m]["reward"]} for m in MOUNTAINS
+            },
+        }
+    return v
+
+
+def _roll(s: State) -> dict[str, Any] | None:
+    r = s.roll
+    if r is None:
+        return None
+    return {
+        "kind": r["kind"],
+        "roller": r["roller"],
+        "participants": r["order"],
+        "mountain": r["mountain"],
+        "extra": {h: p["extra"] + p["tune"] for h, p in r["parts"].items()},
+        "dice": r["chains"],
+    }
+
+
+def _prompt(s: State, p: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in p.items()}
+    out["text"] = PROMPTS[p["kind"]].describe(s, p)
+    return out
+
+
+def secrets(s: State) -> set[str]:
+    """Ids and names of tiles nobody may see now (and never saw face up)."""
+    hidden: set[str] = set()
+    for m in MOUNTAINS:
+        mt = s.mountains[m]
+        if mt["state"] not in ("revealed", "solved"):
+            hidden.add(mt["quest"])
+        if mt["reward_state"] != "revealed":
+            hidden.add(mt["reward"])
+    hidden.update(s.reserve)
+    if s.fang:
+        hidden.update(t for t in LANDS if t not in s.lands.values())
+    hidden -= set(s.public)
+    names = {TILE_NAMES.get(t) or LANDS[t]["name"] for t in hidden}
+    return hidden | names

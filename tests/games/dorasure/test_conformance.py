@@ -1,0 +1,28 @@
+"""The generic conformance check (tests/conformance.py) over seeded random Dorasure games.
+
+Every game is played to a finished outcome; hero counts and choices vary with the
+seed (1–5 heroes, the solo Grand Master, 6–11 heroes), half the games use Fang.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.engine.playout import driver_rng
+from backend.games.dorasure.game import GAME
+from tests.conformance import check_game
+
+# (players, number of seeds, full_every): most steps are fully checked; the large
+# tables check views every other step to keep the run short.
+PLAN = [(None, 170, 1), (1, 30, 1), (2, 30, 1), (5, 30, 1), (7, 25, 2), (11, 15, 3)]
+
+
+@pytest.mark.parametrize(("players", "count", "full_every"), PLAN)
+def test_random_games_conform(players, count, full_every):
+    results = set()
+    for seed in range(1000, 1000 + count):
+        options = GAME.sim_options(driver_rng(seed), players, {"fang": seed % 2 == 0})
+        record = check_game(GAME, seed, options, full_every=full_every)
+        assert record.outcome is not None
+        results.add(record.outcome.result)
+    assert results <= {"players_win", "players_lose"}
