@@ -52,6 +52,7 @@ async function waitingRoom(root, initial) {
     const error = h("p.error", { role: "alert" });
     const seatsBox = h("div.seat-list");
     const startButton = h("button#start-table.primary", { type: "button" }, "Start the game");
+    const hostNote = h("p.muted.small", {}, `${table.host || "The host"} starts the game once every seat is taken; this page follows by itself.`);
     const invite = tableUrl(table.id);
     const card = h(
       "section.card.waiting",
@@ -67,6 +68,7 @@ async function waitingRoom(root, initial) {
       h("label.field", {}, h("span", {}, "Your name"), nameInput),
       seatsBox,
       h("div.actions", {}, startButton, h("a.button", { href: `/table/${encodeURIComponent(table.id)}?watch=1` }, "Just watch")),
+      hostNote,
       error,
     );
     clear(root).append(card);
@@ -96,6 +98,7 @@ async function waitingRoom(root, initial) {
       const full = table.seats.every((s) => s.taken);
       const isHost = me && (table.host === me.player_id || table.host === me.name || (table.host && table.host.player_id === me.player_id));
       startButton.hidden = !isHost;
+      hostNote.hidden = Boolean(isHost);
       startButton.disabled = !full;
       startButton.title = full ? "" : "Every seat must be taken first.";
     };
@@ -363,7 +366,7 @@ class LiveTable {
     const keys = Object.keys(this.seats);
     clear(this.seatTabs);
     if (!keys.length) {
-      this.seatTabs.append(h("span.pill.pill-quiet#watching", {}, "watching"));
+      this.seatTabs.append(h("span.pill.pill-quiet#watching", {}, "spectator"));
       return;
     }
     for (const seat of keys) {
