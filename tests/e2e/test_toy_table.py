@@ -107,3 +107,32 @@ def test_toy_table_flow(browser, server, artifacts: Path) -> None:
         assert page.js_errors == []
     for ctx in (ctx_a, ctx_b, ctx_c):
         ctx.close()
+
+
+def test_hot_seat_one_browser_holds_both_seats(browser, server, artifacts: Path) -> None:
+    rec = Recorder()
+    ctx, page = new_player(browser, rec)
+    page.goto(server.base_url + "/")
+    page.fill("#player-name", "Solo")
+    page.select_option("#game-select", "toy")
+    page.fill('input[data-option="players"]', "2")
+    page.fill('input[data-option="target"]', "80")
+    page.click("#create-table")
+    page.wait_for_url("**/table/**")
+    take_seat(page, "p1", "Solo")
+    take_seat(page, "p2", "Solo")
+    page.click("#start-table")
+    wait_live(page)
+    assert page.locator(".seat-tab").count() == 2
+    seats_played = set()
+    for _ in range(4):
+        # The page shows whichever held seat must act; its tab is marked.
+        active = page.evaluate("() => window.__dt.table.activeSeat")
+        assert page.get_attribute(f'.seat-tab[data-seat="{active}"]', "aria-selected") == "true"
+        assert _due(page)
+        seats_played.add(active)
+        _play_one(page)
+    assert seats_played == {"p1", "p2"}
+    assert rec.foreign(server.base_url) == []
+    assert page.js_errors == []
+    ctx.close()

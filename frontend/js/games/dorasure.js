@@ -218,7 +218,9 @@ class DorasureRenderer {
     this.targets = new Map();
     for (const a of legal) {
       if ((a.type === "move" || a.type === "step") && a.to !== undefined) {
-        if (a.type === "step" && selection !== null && selection !== undefined && a.die !== selection) continue;
+        const picked = selection !== null && selection !== undefined;
+        // With a die picked, only the single steps that die pays for light up.
+        if (picked && (a.type === "move" || a.die !== selection)) continue;
         const list = this.targets.get(a.to) || [];
         list.push(a);
         this.targets.set(a.to, list);
@@ -232,10 +234,11 @@ class DorasureRenderer {
     const space = this.pixelToSpace(x, y);
     if (!space) return null;
     const node = this.nodeOf(space);
-    const moves = legal.filter((a) => a.type === "move" && a.to === node);
+    const picked = selection !== null && selection !== undefined;
+    const moves = picked ? [] : legal.filter((a) => a.type === "move" && a.to === node);
     if (moves.length) return moves[0];
     const steps = legal
-      .filter((a) => a.type === "step" && a.to === node && (selection === null || selection === undefined || a.die === selection))
+      .filter((a) => a.type === "step" && a.to === node && (!picked || a.die === selection))
       .sort((a, b) => a.die - b.die);
     if (steps.length) return steps[0]; // the smallest die that the server says can pay for it
     const quest = legal.find((a) => (a.mountain === space.id || a.target === space.id) && a.type !== "move");
