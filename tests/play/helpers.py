@@ -7,9 +7,26 @@ from typing import Any
 
 from backend.engine.core import Game
 from backend.engine.rng import commitment
-from tests.conformance import assert_no_leak
+from tests.conformance import assert_no_leak as _assert_no_leak
 
 from ..server_fixtures import WsClient
+
+
+def leak_paths(data: Any, secrets: set[str], path: str = "") -> list[str]:
+    if isinstance(data, dict):
+        out = [f"{path}/{k} (key)" for k in data if k in secrets]
+        for k, v in data.items():
+            out += leak_paths(v, secrets, f"{path}/{k}")
+        return out
+    if isinstance(data, list):
+        return [p for i, v in enumerate(data) for p in leak_paths(v, secrets, f"{path}[{i}]")]
+    return [f"{path} = {data!r}"] if isinstance(data, str) and data in secrets else []
+
+
+def assert_no_leak(payload: Any, secrets: set[str], where: str) -> None:
+    paths = leak_paths(payload, secrets)
+    assert not paths, f"{where}: hidden information at {paths[:3]}"
+    _assert_no_leak(payload, secrets, where)
 
 
 def states_of(game: Game, record: dict[str, Any]) -> list[Any]:
@@ -22,6 +39,11 @@ def states_of(game: Game, record: dict[str, Any]) -> list[Any]:
         state = game.apply(state, entry["seat"], entry["action"]).state
         states.append(state)
     return states
+
+
+def hidden(game: Game, state: Any, seat: str | None) -> set[str]:
+    """What ``seat`` may not see in ``state``; once the game is over everything is revealed."""
+    return set() if game.outcome(state) is not None else game.secrets(state, seat) - {""}
 
 
 def check_no_leaks(
@@ -44,9 +66,15 @@ def check_no_leaks(
         seq = msg.get("seq", seq) if msg.get("type") in ("welcome", "update") else seq
         if msg.get("type") == "update" and "view" not in msg:
             continue  # a missed entry: checked against its own seq below
-        assert_no_leak(msg, game.secrets(states[seq], client.seat) - {""}, f"{msg.get('type')} @ {seq}")
+        if msg.get("type") == "welcome":
+            # static_info depends on the options only (never on the seed or the state), so
+            # it cannot tell where a face-down tile lies; it may list the public catalogue.
+            assert msg["static"] == json.loads(json.dumps(game.static_info(msg["table"]["options"])))
+            msg = {k: v for k, v in msg.items() if k != "static"}
+        where = f"{msg.get('type')} @ {seq}/{len(states) - 1} to {client.seat}"
+        assert_no_leak(msg, hidden(game, states[seq], client.seat), where)
         for missed in msg.get("missed", []):
             assert_no_leak(
-                missed, game.secrets(states[missed["seq"]], client.seat), f"missed @ {missed['seq']}"
+                missed, hidden(game, states[missed["seq"]], client.seat), f"missed @ {missed['seq']}"
             )
     return len(client.raw)
