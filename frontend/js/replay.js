@@ -92,8 +92,10 @@ class ReplayPage {
     window.__dt.replay = this;
     window.__dt.renderer = this.renderer;
     window.__dt.hexToPixel = (q, r) => this.renderer.hexToPixel(q, r);
+    window.__dt.spaceToPixel = (id) => this.renderer.spaceToPixel(id);
     this.buildLog();
     new ResizeObserver(() => this.renderer.resize()).observe(this.boardWrap);
+    window.addEventListener("resize", () => this.renderer.resize());
     document.addEventListener("keydown", (e) => {
       if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
       if (e.key === "ArrowRight") this.go(this.index + 1);

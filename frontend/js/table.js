@@ -245,6 +245,8 @@ class LiveTable {
     this.canvas.addEventListener("mousemove", (ev) => this.onBoardHover(ev));
     this.canvas.addEventListener("mouseleave", () => (this.tooltip.hidden = true));
     new ResizeObserver(() => this.renderer && this.renderer.resize()).observe(this.boardWrap);
+    // The board's height follows the window's, which the observer above does not see.
+    window.addEventListener("resize", () => this.renderer && this.renderer.resize());
   }
 
   connect(key, token) {
