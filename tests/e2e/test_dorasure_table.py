@@ -239,6 +239,17 @@ def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) 
     assert carol.inner_text("#log").count("#") >= 3
 
     check_board_pixels(carol)
+    # The board follows the window: smaller window, smaller board, still drawn where the view says.
+    wide = carol.evaluate("() => document.getElementById('board').getBoundingClientRect().width")
+    carol.set_viewport_size({"width": 1000, "height": 760})
+    carol.wait_for_function(
+        f"() => document.getElementById('board').getBoundingClientRect().width < {wide - 50}"
+    )
+    check_board_pixels(carol)
+    carol.set_viewport_size({"width": 1440, "height": 960})
+    carol.wait_for_function(
+        f"() => document.getElementById('board').getBoundingClientRect().width > {wide - 5}"
+    )
     carol.screenshot(path=str(artifacts / "dorasure-spectator.png"))
     alice.screenshot(path=str(artifacts / "dorasure-player.png"))
     bob.screenshot(path=str(artifacts / "dorasure-player-2.png"))
