@@ -136,8 +136,7 @@ class DorasureRenderer {
     const parent = this.canvas.parentElement;
     const width = Math.max(320, parent ? parent.clientWidth : 800);
     // Keep the board's own aspect (about A4 landscape) and never taller than the window allows.
-    const unit = fitLayout(this.spaces, 1000, 1000, 0);
-    const aspect = this.boundsAspect(unit);
+    const aspect = this.boundsAspect();
     const maxH = Math.max(260, window.innerHeight - 190);
     let w = width;
     let hgt = Math.round(w / aspect);
@@ -772,14 +771,13 @@ class DorasureRenderer {
   drawHeroes(ctx) {
     const positions = this.tokenPositions();
     const heroes = heroesOf(this.view);
-    const crowd = Math.max(1, ...[...positions.values()].map(() => 1));
     const size = this.layout.size;
     const current = this.view.current || this.view.turn?.hero || null;
     for (const hero of heroes) {
       const p = positions.get(hero.id);
       if (!p) continue;
       const sharing = heroes.filter((o) => heroPos(o) === heroPos(hero)).length;
-      const radius = size * (sharing > 1 ? 0.27 : 0.36) * crowd;
+      const radius = size * (sharing > 1 ? 0.27 : 0.36);
       const color = heroColor(hero.id, hero.index);
       ctx.save();
       if (hero.id === current) {
