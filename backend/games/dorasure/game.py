@@ -86,36 +86,7 @@ class Dorasure:
 
     # -- setup (§8.2) ------------------------------------------------------------
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:
-        opts = self.normalize_options(options)
-        s = State()
-        s.seed = seed.hex()
-        s.counter = 0
-        s.order = tuple(opts["heroes"])
-        s.fang = opts["fang"]
-        s.lands = {}
-        s.phase = 1
-        s.turn = 0
-        s.current = s.order[0]
-        s.trigger = None
-        s.heroes = {h: new_hero(h) for h in s.order}
-        s.meter = 0
-        s.swords = 0
-        s.razed = False
-        s.relic = False
-        s.weapons = False
-        s.lair_found = False
-        s.replenished = False
-        s.reserve = []
-        s.public = ()
-        s.queue = []
-        s.prompts = []
-        s.roll = None
-        s.dmg = None
-        s.move = None
-        s.quest = None
-        s.tflags = {}
-        s.last = {}
-        s.result = None
+        s = blank_state(seed.hex(), self.normalize_options(options))
         ctx = Ctx(s)
         rewards = ctx.rng.shuffled(list(REWARD_POOL))
         quests = ctx.rng.shuffled(sorted(QUESTS))
@@ -187,6 +158,41 @@ class Dorasure:
 
     def secrets(self, state: State, seat: str | None) -> set[str]:
         return view_mod.secrets(state)
+
+
+def blank_state(seed_hex: str, opts: Mapping[str, Any]) -> State:
+    """Heroes placed at level 1 (§8.2 steps 1–3, 6); tiles and the first turn come after."""
+    s = State()
+    s.seed = seed_hex
+    s.counter = 0
+    s.order = tuple(opts["heroes"])
+    s.fang = opts["fang"]
+    s.lands = {}
+    s.phase = 1
+    s.turn = 0
+    s.current = s.order[0]
+    s.trigger = None
+    s.heroes = {h: new_hero(h) for h in s.order}
+    s.meter = 0
+    s.swords = 0
+    s.razed = False
+    s.relic = False
+    s.weapons = False
+    s.lair_found = False
+    s.replenished = False
+    s.mountains = {}
+    s.reserve = []
+    s.public = ()
+    s.queue = []
+    s.prompts = []
+    s.roll = None
+    s.dmg = None
+    s.move = None
+    s.quest = None
+    s.tflags = {}
+    s.last = {}
+    s.result = None
+    return s
 
 
 GAME = Dorasure()

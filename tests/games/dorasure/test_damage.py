@@ -1,0 +1,92 @@
+"""Absorption (R8), revival (R23–R25), EXP and levels (§5)."""
+
+from __future__ import annotations
+
+from backend.games.dorasure.game import GAME
+from backend.games.dorasure.rules.damage import damage
+
+from .helpers import Table
+
+
+def test_absorption_is_a_prompt_to_the_damaged_hero(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "p05", "res": 2}, "hunter": {"pos": "p09", "res": 0, "hp": 1}})
+    t.run_op(damage({"ninja": 3, "hunter": 0}, "test"))
+    assert t.to_act() == frozenset({"ninja"}) and t.prompt("ninja") == "absorb"
+    assert [a["amount"] for a in t.legal("ninja")] == [0, 1, 2]
+    assert GAME.default_action(t.s, "ninja") == {"type": "absorb", "amount": 0}  # 4 - 3 ≥ 1 already
+    t.act("ninja", {"type": "absorb", "amount": 2})
+    assert t.hero("ninja")["hp"] == 3 and t.hero("ninja")["res"] == 0
+
+
+def test_default_absorbs_only_what_keeps_the_hero_standing(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "p05", "res": 3, "hp": 2}, "hunter": "p09"})
+    t.run_op(damage({"ninja": 3}, "test"))
+    assert GAME.default_action(t.s, "ninja") == {"type": "absorb", "amount": 2}
+
+
+def test_prince_names_the_pool(monkeypatch):
+    t = Table(monkeypatch, {"ninja": "p05", "prince": {"pos": "p09", "res": 1, "gold": 1, "hp": 1}})
+    t.run_op(damage({"prince": 2}, "test"))
+    opts = t.legal("prince")
+    assert {"type": "absorb", "amount": 2, "gold": 1} in opts and {
+        "type": "absorb",
+        "amount": 1,
+        "gold": 1,
+    } in opts
+    assert GAME.default_action(t.s, "prince") == {"type": "absorb", "amount": 2, "gold": 1}
+    t.act("prince", {"type": "absorb", "amount": 1, "gold": 1}, 6, 1)  # 1 damage gets through: revival roll
+    assert t.hero("prince")["gold"] == 0 and t.hero("prince")["hp"] == 4 and t.kinds().count("revival") == 1
+
+
+def test_one_revival_roll_for_several_deaths(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {
+            "ninja": {"pos": "p05", "res": 0, "hp": 1},
+            "hunter": {"pos": "p09", "res": 2, "hp": 1, "exp": 3},
+            "shaman": {"pos": "p11", "res": 0, "hp": 1},
+        },
+    )
+    t.run_op(damage({"ninja": 1, "shaman": 1}, "test"), 2, 6, 3)
+    assert t.kinds().count("revival") == 1
+    assert t.hero("ninja")["hp"] == 4 and t.hero("ninja")["pos"] == "city"
+    assert t.hero("shaman")["hp"] == 6 and t.hero("shaman")["pos"] == "lake"
+    assert (
+        t.hero("hunter")["res"] == 0 and t.hero("hunter")["exp"] == 3
+    )  # everyone's resources to 0; EXP kept
+
+
+def test_no_six_on_the_revival_roll_is_defeat(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "p05", "res": 0, "hp": 1}, "hunter": "p09"})
+    t.run_op(damage({"ninja": 1}, "test"), 5, 5)
+    assert t.s.result[0] == "players_lose" and GAME.outcome(t.s).result == "players_lose"
+    assert GAME.to_act(t.s) == frozenset()
+
+
+def test_current_hero_dying_ends_his_turn_but_pending_sixes_resolve(monkeypatch):
+    # Special Chance is off (2 heroes); a scorch at meter 3 kills the Hunter; his second 6 still counts.
+    t = Table(
+        monkeypatch,
+        {"hunter": {"pos": "p05", "res": 0, "hp": 1}, "ninja": {"pos": "city", "res": 0}},
+        current="hunter",
+        meter=2,
+    )
+    t.start_turn(6, 6, 2, 3, 6, 1, 1, 1, 1, 1)  # scorch; revival 6 1; next: ninja rolls 1 1 1 1
+    assert t.s.meter == 4
+    assert t.hero("hunter")["pos"] == "city" and t.s.current == "ninja"
+
+
+def test_levels_apply_growth(monkeypatch):
+    t = Table(monkeypatch, {"gladiator": {"pos": "p05"}, "ninja": "city"})
+    g = t.hero("gladiator")
+    from backend.games.dorasure.rules.flow import Ctx
+    from backend.games.dorasure.rules.heroes import gain_exp
+
+    s = t.s.clone()
+    ctx = Ctx(s)
+    gain_exp(ctx, s.heroes["gladiator"], 4, "test")  # EXP 4 → level 3: Combat +1, max Health +1
+    g = s.heroes["gladiator"]
+    assert (g["level"], g["combat"], g["max_hp"], g["hp"]) == (3, 4, 7, 7)
+    gain_exp(ctx, g, 20, "test")
+    assert g["exp"] == 10 and g["level"] == 6 and g["pd"] == 3 and g["max_hp"] == 8
+    assert [e.kind for e in ctx.events].count("level_up") == 5

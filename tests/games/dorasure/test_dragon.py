@@ -1,0 +1,124 @@
+"""The Dragon Rampaging Meter (R27–R29), the Roaming Dragon Chart (§2.2) and Belk (R42)."""
+
+from __future__ import annotations
+
+from .helpers import Table
+
+NO_RES = {"res": 0}
+
+
+def test_each_six_moves_the_meter_once(monkeypatch):
+    t = Table(monkeypatch, {"hunter": "city", "ninja": "belk"}, current="hunter", meter=0)
+    t.start_turn(6, 6, 2)
+    assert t.s.meter == 2
+    assert [e.data["meter"] for e in t.events if e.kind == "meter"] == [1, 2]
+
+
+def test_two_sixes_from_space_two_make_exactly_one_rampage(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {"hunter": {"pos": "city", "res": 0}, "ninja": {"pos": "p05", "res": 0}},
+        current="hunter",
+        meter=2,
+    )
+    # 6 6 2 movement; rampage die 3 = scorch_all (everyone 1 damage, no resources to absorb); revival not needed.
+    t.start_turn(6, 6, 2, 3)
+    assert t.s.meter == 4
+    assert t.kinds().count("rampage") == 1
+    assert t.hero("hunter")["hp"] == 3 and t.hero("ninja")["hp"] == 3
+
+
+def test_rampage_resolves_before_the_next_six(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "city", "res": 0}, "hunter": {"pos": "p05", "res": 0}}, meter=2)
+    t.start_turn(6, 6, 6, 6, 3, 3)  # Ninja's 4 movement dice: fire at 3 and again at 6
+    kinds = [k for k in t.kinds() if k in ("meter", "rampage", "damage")]
+    assert kinds == ["meter", "rampage", "damage", "meter", "meter", "meter", "rampage", "damage"]
+    assert t.s.meter == 6 and t.hero("ninja")["hp"] == 2
+
+
+def test_final_space_rampages_twice_then_the_battle_begins(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {"ninja": {"pos": "p05", "res": 1}, "hunter": {"pos": "city", "res": 0}},
+        current="hunter",
+        meter=13,
+    )
+    # Movement 6 6 2: the first 6 reaches 14 → Roaming roll 1 of 2 (3: scorch).
+    t.start_turn(6, 6, 2, 3)
+    assert t.s.meter == 14 and t.prompt("ninja") == "absorb" and t.s.phase == 1
+    t.act("ninja", {"type": "absorb", "amount": 0}, 3)  # roll 2 of 2: scorch again
+    assert t.prompt("ninja") == "absorb"
+    # The second 6 is ignored; the phase ends; the Hunter (trigger) attacks first: 6→4 6→4 = 4.
+    t.act("ninja", {"type": "absorb", "amount": 0}, 6, 4, 6, 4)
+    assert "rampage" not in t.kinds() and t.s.phase == 2 and t.s.trigger == "hunter"
+    assert t.hero("hunter")["hp"] == 2 and t.hero("ninja")["hp"] == 2
+    assert t.event("battle_result")["result"] == "from_behind" and t.s.swords == 1
+    assert t.s.current == "ninja" and t.prompt("ninja") == "spend"
+
+
+def test_belk_in_flames_razes_belk_and_burns_heroes_on_it(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {"hunter": {"pos": "belk", "res": 0}, "ninja": {"pos": "belk", "res": 0}, "vampire": "city"},
+    )
+    t.run_op(("rampage", 0), 1)
+    assert t.s.razed
+    assert t.hero("hunter")["hp"] == 2 and t.hero("ninja")["hp"] == 2 and t.hero("vampire")["hp"] == 4
+    # A repeat burns again (both fall; the revival roll 1 6 2 saves them) and does nothing else.
+    t.run_op(("rampage", 0), 1, 1, 6, 2)
+    assert t.hero("hunter")["pos"] == "city" and t.hero("hunter")["hp"] == 4 and t.s.razed
+
+
+def test_razed_belk_is_a_road(monkeypatch):
+    t = Table(monkeypatch, {"hunter": "r01", "ninja": {"pos": "belk"}}, current="hunter", razed=True)
+    t.start_turn(2, 1, 1)
+    assert not any(a["type"] == "move" and a["to"] == "belk" for a in t.legal("hunter"))  # no sharing
+    t2 = Table(monkeypatch, {"hunter": "belk", "ninja": "city"}, current="hunter", razed=True)
+    t2.start_turn(1, 1, 1)
+    t2.act("hunter", {"type": "end_move"})
+    assert {"type": "rest"} not in t2.legal("hunter")
+    t3 = Table(monkeypatch, {"hunter": "belk", "ninja": "city"}, current="hunter")
+    t3.start_turn(1, 1, 1)
+    t3.act("hunter", {"type": "end_move"})
+    assert {"type": "rest"} in t3.legal("hunter")
+
+
+def test_driven_back_sends_the_highest_home(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {"ninja": "p05", "hunter": "p09", "shaman": {"pos": "p11"}, "vampire": "f03"},
+    )
+    t.s.heroes["hunter"]["trapped"] = "m2"
+    # Roaming 2; comparison in seat order ninja, hunter, shaman, vampire.
+    t.run_op(("rampage", 0), 2, 3, 6, 6, 2)
+    assert t.hero("hunter")["pos"] == "city" and t.hero("hunter")["trapped"] is None
+    assert t.hero("shaman")["pos"] == "lake"
+    assert t.hero("ninja")["pos"] == "p05" and t.hero("vampire")["pos"] == "f03"
+
+
+def test_scorch_hits_everyone(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "p05", "res": 0}, "gladiator": "p09"})
+    t.run_op(("rampage", 0), 3)
+    assert t.hero("ninja")["hp"] == 3 and t.hero("gladiator")["hp"] == 5
+
+
+def test_claws_hit_the_lowest_and_the_highest_with_ties(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "p05", "res": 0}, "gladiator": "p09", "werewolf": "p11"})
+    t.run_op(("rampage", 0), 4, 2, 2, 5)  # lowest: ninja and gladiator tied
+    assert [t.hero(h)["hp"] for h in ("ninja", "gladiator", "werewolf")] == [2, 4, 5]
+    t.run_op(("rampage", 0), 5, 1, 4, 4)  # highest: gladiator and werewolf tied
+    assert [t.hero(h)["hp"] for h in ("ninja", "gladiator", "werewolf")] == [2, 2, 3]
+
+
+def test_plunder_empties_resources_but_not_gold(monkeypatch):
+    t = Table(monkeypatch, {"hunter": "p05", "prince": {"pos": "p09", "res": 2, "gold": 1}, "vampire": "p11"})
+    t.run_op(("rampage", 0), 6, 3, 1, 1)
+    assert t.hero("hunter")["res"] == 3
+    assert t.hero("prince")["res"] == 0 and t.hero("prince")["gold"] == 1
+    assert t.hero("vampire")["res"] == 0
+
+
+def test_a_lone_hero_is_both_highest_and_lowest(monkeypatch):
+    t = Table(monkeypatch, {"grand_master": {"pos": "p05", "res": 0}})
+    t.run_op(("rampage", 0), 4, 3)
+    assert t.hero("grand_master")["hp"] == 5

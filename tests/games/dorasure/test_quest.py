@@ -1,0 +1,182 @@
+"""Quests (§7.3, R16–R22), rewards (§7.2, R41) and the quest end of phase (R28)."""
+
+from __future__ import annotations
+
+from backend.games.dorasure.game import GAME
+
+from .helpers import Table
+
+NEXT = (1, 1, 1, 1)  # the Ninja's movement roll when the turn passes to him
+
+
+def at_action(monkeypatch, heroes, current, **kw) -> Table:
+    t = Table(monkeypatch, heroes, current=current, **kw)
+    t.start_turn(*([1] * t.hero(current)["move"]))
+    t.act(current, {"type": "end_move"})
+    return t
+
+
+def test_solving_alone_gives_two_exp_and_the_reward(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "r01"},
+        "werewolf",
+        mountains={"m1": "mysterious_inscriptions/dragons_lair:revealed"},
+    )
+    assert {"type": "quest", "mountain": "m1", "invite": []} in t.legal("werewolf")
+    t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 4, *NEXT)  # Knowledge 2: 4 4 = 2
+    m1 = t.s.mountains["m1"]
+    assert m1["state"] == "solved" and m1["reward_state"] == "revealed" and m1["flags"] == 0
+    w = t.hero("werewolf")
+    assert w["exp"] == 2 and w["level"] == 2 and w["knowledge"] == 3  # werewolf L2: Knowledge +1
+    # First Dragon's Lair: 1 damage and the meter moves up 1 (R41).
+    assert t.s.swords == 1 and t.s.meter == 1 and t.s.lair_found
+
+
+def test_second_lair_does_not_move_the_meter(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "r01"},
+        "werewolf",
+        mountains={"m1": "mysterious_inscriptions/dragons_lair:revealed"},
+        lair_found=True,
+        swords=1,
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 4, *NEXT)
+    assert t.s.swords == 2 and t.s.meter == 0
+
+
+def test_failure_leaves_flags_that_count_later(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "r01"},
+        "werewolf",
+        mountains={"m1": "mysterious_inscriptions/book_of_dragons:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 2, *NEXT)  # total 1 < 2
+    assert t.s.mountains["m1"]["flags"] == 1 and t.s.mountains["m1"]["state"] == "revealed"
+    t2 = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "r01"},
+        "werewolf",
+        mountains={"m1": "mysterious_inscriptions/book_of_dragons:revealed:1"},
+    )
+    t2.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 2, *NEXT)  # 1 flag + 1 = 2
+    assert t2.s.mountains["m1"]["state"] == "solved"
+    # Book of Dragons: every hero gains 1 EXP.
+    assert t2.hero("ninja")["exp"] == 1 and t2.hero("werewolf")["exp"] == 3
+
+
+def test_a_bad_roll_can_lose_flags(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "p05"},
+        "werewolf",
+        mountains={"m2": "horde_of_goblins/book_of_dragons:revealed:2"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": []}, 1, 2, *NEXT)  # 2 - 1 = 1
+    assert t.s.mountains["m2"]["flags"] == 1
+    assert t.hero("werewolf")["hp"] == 4  # Horde of Goblins failure: 1 damage
+
+
+def test_golem_start_damage_hits_participants_but_not_the_samurai(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "samurai": "belk", "werewolf": "p05"},
+        "werewolf",
+        mountains={"m2": "golem_guardian/book_of_dragons:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": ["samurai"]})
+    assert t.to_act() == frozenset({"samurai"}) and t.prompt("samurai") == "assist"
+    assert GAME.default_action(t.s, "samurai") == {"type": "decline"}
+    t.act("samurai", {"type": "accept"})
+    # Training gave the Samurai 1 point before the pools: he is asked to spend it.
+    assert t.hero("samurai")["res"] == 1 and t.prompt("samurai") == "spend"
+    assert t.hero("werewolf")["hp"] == 4 and t.hero("samurai")["hp"] == 5  # Godspeed
+    # Combat 3: werewolf 2 dice + samurai 3 dice = 4 2 2 + 4 4 → 3: success, 1 EXP each.
+    t.act("samurai", {"type": "spend", "amount": 0}, 4, 2, 4, 4, 2, *NEXT)
+    assert t.s.mountains["m2"]["state"] == "solved"
+    assert t.hero("werewolf")["exp"] == 1 + 1 and t.hero("samurai")["exp"] == 1 + 1  # quest 1 + Book 1
+
+
+def test_declined_invitation_means_solo_exp(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "gladiator": "belk", "werewolf": "p05"},
+        "werewolf",
+        mountains={"m2": "evil_chimera/anti_dragon_weapons:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": ["gladiator"]})
+    t.act("gladiator", {"type": "decline"}, 4, 4, *NEXT)  # chimera: 1 damage to the werewolf, then 4 4 = 2
+    assert t.hero("werewolf")["exp"] == 2 and t.hero("werewolf")["hp"] == 4
+    assert t.hero("gladiator")["hp"] == 6 and t.s.weapons
+
+
+def test_sphinx_is_alone_and_fails_for_two(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "gladiator": "belk", "werewolf": "p05"},
+        "werewolf",
+        mountains={"m2": "riddle_of_the_sphinx/treasure:revealed"},
+    )
+    assert [a for a in t.legal("werewolf") if a["type"] == "quest"] == [
+        {"type": "quest", "mountain": "m2", "invite": []}
+    ]
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": []}, 2, 1, *NEXT)
+    assert t.hero("werewolf")["hp"] == 3
+
+
+def test_teleportation_trap_sends_the_leader_home(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "shaman": "p07"},
+        "shaman",
+        mountains={"m3": "teleportation_trap/treasure:revealed"},
+    )
+    t.act("shaman", {"type": "quest", "mountain": "m3", "invite": []})
+    t.act("shaman", {"type": "spend", "amount": 0}, 2, 2, *NEXT)
+    assert t.hero("shaman")["pos"] == "lake"
+
+
+def test_labyrinth_traps_until_solved(monkeypatch):
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "p15"},
+        "werewolf",
+        mountains={"m4": "underground_labyrinth/treasure:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m4", "invite": []}, 2, 2, 1, 1, 1, 1)
+    assert t.hero("werewolf")["trapped"] == "m4"
+    t.act("ninja", {"type": "end_move"})
+    t.act("ninja", {"type": "end_turn"}, 6, 5, 4)  # the werewolf still rolls movement; the 6 counts
+    assert t.s.meter == 1 and t.prompt("werewolf") == "act"  # no movement while trapped
+    assert all(a["type"] == "quest" and a["mountain"] == "m4" for a in t.legal("werewolf"))
+    assert GAME.default_action(t.s, "werewolf") == {"type": "quest", "mountain": "m4", "invite": []}
+    t.act("werewolf", {"type": "quest", "mountain": "m4", "invite": []}, 6, 2, 4, *NEXT)  # 2 + 1 = 3
+    assert t.hero("werewolf")["trapped"] is None and t.s.mountains["m4"]["state"] == "solved"
+    assert t.s.relic
+
+
+def test_solving_the_last_quest_ends_the_phase(monkeypatch):
+    solved = {
+        m: f"{q}/{r}:solved"
+        for m, q, r in [
+            ("m2", "golem_guardian", "book_of_dragons"),
+            ("m3", "horde_of_goblins", "treasure"),
+            ("m4", "evil_chimera", "anti_dragon_weapons"),
+            ("m5", "teleportation_trap", "dragons_lair"),
+        ]
+    }
+    t = at_action(
+        monkeypatch,
+        {"ninja": {"pos": "city", "res": 0}, "werewolf": "r01"},
+        "werewolf",
+        mountains={"m1": "mysterious_inscriptions/dragons_lair:revealed", **solved},
+        meter=2,
+        relic=True,
+    )
+    # 4 4 solves; the first Lair moves the meter to 3 → a Rampage (3: scorch) → then the phase ends.
+    # The Werewolf triggered it and attacks first: Combat 2, 4 2 → 1 = fire blast... use 6→4 6→4 = 4.
+    t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 4, 3, 6, 4, 6, 4)
+    assert "rampage" in t.kinds() and t.s.phase == 2 and t.s.trigger == "werewolf"
+    assert t.prompt("werewolf") == "extra_turn"  # Gauntlets (the Treasure was found)
