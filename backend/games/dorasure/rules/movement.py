@@ -51,84 +51,111 @@ def occupied_by_others(s: State, hid: str) -> frozenset[str]:
     return frozenset(h["pos"] for k, h in s.heroes.items() if k != hid and not h["dead"])
 
 
-def explore(s: State, hid: str) -> dict[str, Any]:
-    """BFS over (node, unused dice) from the current movement position (R3).
+_THRESHOLDS: dict[tuple[Any, ...], dict[str, int]] = {}
 
-    Returns ``good`` (positions from which a legal ending is reachable) and
-    ``dest`` (node → canonical path of (node, die) steps) for every legal end node
-    other than the current one.  Cached on the (immutable) state.
+
+def thresholds(s: State, hid: str) -> dict[str, int]:
+    """Every node's threshold for this hero now (memoised: it depends on few things)."""
+    sea = any(t == "sea_of_trees" for t in s.lands.values()) and attr(s.heroes[hid], "search") >= 2
+    key = (tuple(sorted(s.lands.items())), s.razed, sea)
+    table = _THRESHOLDS.get(key)
+    if table is None:
+        table = _THRESHOLDS[key] = {n: threshold(s, hid, n) for n in MOVE_NEIGHBOURS}
+    return table
+
+
+def _dominated(kept: list[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
+    """True when an earlier position on the same node keeps at least as good dice
+    (as many or more, each at least as high): it can do everything this one can."""
+    for k in kept:
+        if len(k) >= len(dice) and all(a >= b for a, b in zip(k[len(k) - len(dice) :], dice, strict=True)):
+            return True
+    return False
+
+
+def explore(s: State, hid: str) -> dict[str, Any]:
+    """Reachable end spaces from the current movement position (R3), cached on the state.
+
+    BFS over (node, unused dice) in order of steps, trying the lowest qualifying die
+    first, so the first route found to a node is the canonical one (R65: fewest
+    steps, lowest dice).  A position whose dice are beaten by an earlier position on
+    the same node is not expanded: the earlier one reaches everything it could.
+    Returns ``dest``: node → [(node, die), ...] for every legal end node other than
+    the current one.
     """
     key = ("explore", hid)
     if key in s._cache:
         return s._cache[key]
     mv = s.move
     assert mv is not None
-    start: Pos = (s.heroes[hid]["pos"], tuple(sorted(mv["dice"])))
+    here = s.heroes[hid]["pos"]
+    start = tuple(sorted(mv["dice"]))
     others = occupied_by_others(s, hid)
-    thresholds: dict[str, int] = {}
-
-    def need(node: str) -> int:
-        t = thresholds.get(node)
-        if t is None:
-            t = thresholds[node] = threshold(s, hid, node)
-        return t
-
-    def ends_ok(node: str) -> bool:
-        return node not in others or can_share(s, node)
-
-    parent: dict[Pos, tuple[Pos, str, int] | None] = {start: None}
-    frontier = [start]
-    order: list[Pos] = [start]
+    need = thresholds(s, hid)
+    sink = {n for n, t in s.lands.items() if t == "quick_sand"}
+    parent: dict[Pos, tuple[Pos, str, int] | None] = {(here, start): None}
+    kept: dict[str, list[tuple[int, ...]]] = {here: [start]}
+    dest: dict[str, list[tuple[str, int]]] = {}
+    frontier: list[Pos] = [(here, start)]
     while frontier:
         nxt: list[Pos] = []
         for pos in frontier:
             node, dice = pos
-            if s.lands.get(node) == "quick_sand" and pos != start:
+            if node in sink and dice != start:
                 continue  # §9.2: entering Quick Sand ends the movement
             for m in MOVE_NEIGHBOURS[node]:
-                t = need(m)
+                t = need[m]
                 last = -1
                 for i, f in enumerate(dice):
                     if f < t or f == last:
                         continue
                     last = f
-                    np: Pos = (m, dice[:i] + dice[i + 1 :])
-                    if np not in parent:
-                        parent[np] = (pos, m, f)
-                        nxt.append(np)
-                        order.append(np)
+                    rest = dice[:i] + dice[i + 1 :]
+                    np: Pos = (m, rest)
+                    seen = kept.setdefault(m, [])
+                    if np in parent or _dominated(seen, rest):
+                        continue
+                    seen.append(rest)
+                    parent[np] = (pos, m, f)
+                    nxt.append(np)
+                    if m != here and m not in dest and (m not in others or can_share(s, m)):
+                        path: list[tuple[str, int]] = []
+                        p: Pos = np
+                        while parent[p] is not None:
+                            prev, mm, ff = parent[p]  # type: ignore[misc]
+                            path.append((mm, ff))
+                            p = prev
+                        dest[m] = path[::-1]
         frontier = nxt
-    # A position is good when it is a legal end, or one of its children is good.
-    children: dict[Pos, list[Pos]] = {}
-    for pos, link in parent.items():
-        if link is not None:
-            children.setdefault(link[0], []).append(pos)
-    good: set[Pos] = set()
-    for pos in reversed(order):
-        node = pos[0]
-        if (
-            pos == start
-            and mv["steps"] == 0
-            or ends_ok(node)
-            or any(c in good for c in children.get(pos, ()))
-        ):
-            good.add(pos)
-    dest: dict[str, list[tuple[str, int]]] = {}
-    here = start[0]
-    for pos in order:  # BFS order: fewest steps first, dice ascending
-        node = pos[0]
-        if pos == start or node == here or node in dest or not ends_ok(node):
-            continue
-        path: list[tuple[str, int]] = []
-        p: Pos = pos
-        while parent[p] is not None:
-            prev, m, f = parent[p]  # type: ignore[misc]
-            path.append((m, f))
-            p = prev
-        dest[node] = path[::-1]
-    result = {"good": good, "dest": dest, "start": start}
+    result = {"dest": dest, "others": others, "need": need, "sink": sink}
     s._cache[key] = result
     return result
+
+
+def can_finish(s: State, info: dict[str, Any], node: str, dice: tuple[int, ...], here: str) -> bool:
+    """From (node, dice) after at least one step, can the mover end legally (R4)?"""
+    others, need = info["others"], info["need"]
+    if node not in others or can_share(s, node):
+        return True
+    if node in info["sink"]:
+        return False
+    seen: set[Pos] = set()
+    stack: list[Pos] = [(node, dice)]
+    while stack:
+        n, d = stack.pop()
+        for m in MOVE_NEIGHBOURS[n]:
+            for i, f in enumerate(d):
+                if f < need[m]:
+                    continue
+                np = (m, d[:i] + d[i + 1 :])
+                if np in seen:
+                    continue
+                seen.add(np)
+                if m not in others or can_share(s, m):
+                    return True
+                if m not in info["sink"]:
+                    stack.append(np)
+    return False
 
 
 def can_end(s: State, hid: str) -> bool:
@@ -140,14 +167,20 @@ def can_end(s: State, hid: str) -> bool:
 
 def legal_moves(s: State, hid: str) -> list[dict[str, Any]]:
     info = explore(s, hid)
-    node, dice = info["start"]
+    mv = s.move
+    assert mv is not None
+    node = s.heroes[hid]["pos"]
+    dice = tuple(sorted(mv["dice"]))
     out: list[dict[str, Any]] = []
-    if s.lands.get(node) != "quick_sand" or s.move["steps"] == 0:  # type: ignore[index]
+    if node not in info["sink"] or mv["steps"] == 0:
         for m in MOVE_NEIGHBOURS[node]:
+            t = info["need"][m]
             for f in sorted(set(dice)):
+                if f < t:
+                    continue
                 rest = list(dice)
                 rest.remove(f)
-                if f >= threshold(s, hid, m) and (m, tuple(rest)) in info["good"]:
+                if can_finish(s, info, m, tuple(rest), node):
                     out.append({"type": "step", "to": m, "die": f})
     out += [{"type": "move", "to": d} for d in sorted(info["dest"])]
     if can_end(s, hid):
