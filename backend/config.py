@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     hello_timeout_seconds: float = 10.0
     send_queue_limit: int = 1000
     chat_max_chars: int = 500
+    # permessage-deflate shrinks views ~4x but costs more server CPU than all the
+    # rules and the database together; turn it on for thin links.
+    ws_compression: bool = False
 
     # Tables.
     prompt_timeout_seconds: float = 60.0

@@ -77,6 +77,7 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         ws_max_size=settings.max_frame_bytes,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        ws_per_message_deflate=settings.ws_compression,
         proxy_headers=True,
     )
     uvicorn.Server(config).run()

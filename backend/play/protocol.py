@@ -70,8 +70,16 @@ def parse_client(text: str) -> Hello | Act | Chat | Ping:
         raise BadMessage("bad_message", f"Invalid '{kind}' message: {where}: {first['msg']}.") from None
 
 
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+try:  # orjson, when installed, serializes views several times faster
+    import orjson
+
+    def dumps(message: dict[str, Any]) -> str:
+        return orjson.dumps(message).decode()
+
+except ImportError:  # pragma: no cover - the standard library is the fallback
+
+    def dumps(message: dict[str, Any]) -> str:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def error(code: str, message: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -138,6 +138,7 @@ def constant_time_equal(a: str | None, b: str | None) -> bool:
 class Repository:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        self.engine: Engine = sessions.kw["bind"]
 
     # -- health -------------------------------------------------------------
     def ping(self) -> None:
@@ -341,9 +342,9 @@ class Repository:
         Returns, per item, None (committed) or the Conflict that refused it.
         """
         try:
-            with self.sessions.begin() as s:
+            with self.engine.begin() as conn:
                 for item in batch:
-                    self._append(s, item)
+                    self._append(conn, item)
             return [None] * len(batch)
         except (Conflict, IntegrityError):
             if len(batch) == 1:
@@ -351,51 +352,63 @@ class Repository:
         results: list[Exception | None] = []
         for item in batch:
             try:
-                with self.sessions.begin() as s:
-                    self._append(s, item)
+                with self.engine.begin() as conn:
+                    self._append(conn, item)
                 results.append(None)
             except (Conflict, IntegrityError):
                 results.append(Conflict(item.table_id))
         return results
 
     @staticmethod
-    def _append(s: Session, item: ActionWrite) -> None:
+    def _append(s: Connection, item: ActionWrite) -> None:
+        # Core statements, not ORM objects: this runs for every action of every table.
         values: dict[str, Any] = {"seq": item.seq}
         if item.outcome is not None:
             values.update(status="finished", outcome=item.outcome, finished_at=now())
         # The conditional update serializes writers of one table across workers.
         moved = s.execute(
-            update(GameTable)
+            update(GameTable.__table__)
             .where(GameTable.id == item.table_id, GameTable.seq == item.seq - 1, GameTable.status == "live")
             .values(**values)
         )
         if moved.rowcount != 1:
             raise Conflict(item.table_id)
-        s.add(
-            ActionRow(
-                table_id=item.table_id,
-                seq=item.seq,
-                seat=item.seat,
-                action=item.action,
-                action_id=item.action_id,
-                by_timeout=item.by_timeout,
-                state_hash=item.state_hash,
-                created_at=now(),
-            )
+        s.execute(
+            insert(ActionRow.__table__),
+            [
+                {
+                    "table_id": item.table_id,
+                    "seq": item.seq,
+                    "seat": item.seat,
+                    "action": item.action,
+                    "action_id": item.action_id,
+                    "by_timeout": item.by_timeout,
+                    "state_hash": item.state_hash,
+                    "created_at": now(),
+                }
+            ],
         )
-        for i, ev in enumerate(item.events):
-            s.add(
-                EventRow(
-                    table_id=item.table_id, seq=item.seq, idx=i, kind=ev.kind, data=ev.data, to_seats=ev.to
-                )
-            )
+        if item.events:
+            s.execute(
+                insert(EventRow.__table__),
+                [
+                    {"table_id": item.table_id, "seq": item.seq, "idx": i, "kind": ev.kind, "data": ev.data,
+                     "to_seats": ev.to}
+                    for i, ev in enumerate(item.events)
+                ],
+            )  # fmt: skip
         if item.snapshot is not None:
-            s.add(
-                Snapshot(
-                    table_id=item.table_id, seq=item.seq, state=item.snapshot, state_hash=item.state_hash
-                )
+            s.execute(
+                insert(Snapshot.__table__),
+                [
+                    {
+                        "table_id": item.table_id,
+                        "seq": item.seq,
+                        "state": item.snapshot,
+                        "state_hash": item.state_hash,
+                    }
+                ],
             )
-        s.flush()
 
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""

@@ -1,0 +1,342 @@
+"""Server load: T tables × S seats (+ spectators) of random legal play over real WebSockets.
+
+    python bench/server_load.py [--game dorasure|toy] [--tables 50] [--spectators 2]
+                                [--seconds 20] [--no-write]
+
+Starts ``python -m backend serve`` (SQLite file, durable commits) in a subprocess
+and drives every table from this process: one action in flight per table (a
+player acts, everyone at the table receives the update, the next player acts),
+new tables replacing finished games until the time is up.  In the same run a
+bare ``websockets`` fan-out server (no rules, no database: a message in, the
+same-sized message out to the table's connections) is driven the same way as
+the floor.  Prints actions/s, action → last-recipient latency p50/p99, server
+CPU µs per action (utime+stime of the server pid from /proc) and the ratio to
+the floor, and writes them into the "Server" section of bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+
+from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
+
+try:
+    from orjson import loads
+except ImportError:  # pragma: no cover - orjson only speeds up the load generator
+    from json import loads
+
+README = ROOT / "bench" / "README.md"
+BEGIN, END = "<!-- server:begin -->", "<!-- server:end -->"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.bytes_out = 0
+        self.frames = 0
+
+    def summary(self, seconds: float) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+        pick = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
+        return {
+            "actions": self.actions,
+            "actions_per_s": round(self.actions / seconds, 1),
+            "p50_ms": round(pick(0.50), 2),
+            "p99_ms": round(pick(0.99), 2),
+            "mean_frame_bytes": round(self.bytes_out / self.frames) if self.frames else 0,
+        }
+
+
+class Peer:
+    """One connection of the load generator: tracks the seq it has reached."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.seq = 0
+        self.legal: list[Any] = []
+        self.to_act: list[str] = []
+        self.finished = False
+        self.waiters: dict[int, asyncio.Future[float]] = {}
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                msg = loads(text)
+                kind = msg.get("type")
+                if kind in ("welcome", "update") and "view" in msg:
+                    self.seq = msg["seq"]
+                    self.legal, self.to_act = msg["legal"], msg["to_act"]
+                    fut = self.waiters.pop(self.seq, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(now)
+                elif kind == "finished":
+                    self.finished = True
+                elif kind == "bench":  # the floor server's fan-out frame
+                    self.seq = msg["seq"]
+                    fut = self.waiters.pop(self.seq, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(now)
+        except websockets.ConnectionClosed:
+            pass
+
+    def arrival(self, seq: int) -> asyncio.Future[float]:
+        fut = asyncio.get_running_loop().create_future()
+        if self.seq >= seq:
+            fut.set_result(time.perf_counter())
+        else:
+            self.waiters[seq] = fut
+        return fut
+
+
+async def drive_server(base: str, ws_base: str, game: str, options: dict[str, Any], spectators: int,
+                       stop_at: float, stats: Stats, rnd: random.Random, measuring: list[bool]) -> None:  # fmt: skip
+    api = await asyncio.to_thread(Api, base, "bench")
+    while time.perf_counter() < stop_at:
+        table = await asyncio.to_thread(api.create_table, game, options)
+        tokens = {
+            s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
+        }
+        await asyncio.to_thread(api.start, table["id"])
+        url = f"{ws_base}/ws/tables/{table['id']}"
+        seats: dict[str, Peer] = {}
+        watchers: list[Peer] = []
+        for seat, token in tokens.items():
+            ws = await websockets.connect(url, max_size=2**24)
+            await ws.send(json.dumps({"type": "hello", "seat_token": token}))
+            seats[seat] = Peer(ws)
+        for _ in range(spectators):
+            ws = await websockets.connect(url, max_size=2**24)
+            await ws.send(json.dumps({"type": "hello", "seat_token": None}))
+            watchers.append(Peer(ws))
+        everyone = [*seats.values(), *watchers]
+        await asyncio.gather(*(p.arrival(0) for p in everyone))
+        n = 0
+        while time.perf_counter() < stop_at and not any(p.finished for p in everyone):
+            ready = [p for s, p in seats.items() if s in p.to_act and p.legal]
+            if not ready:
+                await asyncio.sleep(0.01)
+                continue
+            actor = rnd.choice(ready)
+            seq = actor.seq + 1
+            arrivals = [p.arrival(seq) for p in everyone]
+            sent = time.perf_counter()
+            await actor.ws.send(json.dumps(
+                {"type": "act", "seq": actor.seq, "action_id": f"b{n}", "action": rnd.choice(actor.legal)}
+            ))  # fmt: skip
+            n += 1
+            done = await asyncio.gather(*arrivals)
+            if measuring[0]:
+                stats.actions += 1
+                stats.latencies.append(max(done) - sent)
+        for p in everyone:
+            await p.ws.close()
+
+
+# -- the floor: a bare websockets fan-out server --------------------------------------------
+FLOOR_SERVER = """
+import asyncio, json, sys, websockets
+groups = {}
+async def handler(ws):
+    group = None
+    async for text in ws:
+        msg = json.loads(text)
+        if msg["t"] == "join":
+            group = groups.setdefault(msg["g"], set()); group.add(ws)
+        else:
+            frame = json.dumps({"type": "bench", "seq": msg["seq"], "pad": "x" * msg["size"]})
+            websockets.broadcast(group, frame)
+    if group is not None:
+        group.discard(ws)
+async def main():
+    async with websockets.serve(handler, "127.0.0.1", int(sys.argv[1]), max_size=2**24):
+        print("ready", flush=True)
+        await asyncio.Future()
+asyncio.run(main())
+"""
+
+
+async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, size: int,
+                      stop_at: float, stats: Stats, measuring: list[bool]) -> None:  # fmt: skip
+    peers = []
+    for _ in range(seats + spectators):
+        ws = await websockets.connect(ws_base, max_size=2**24)
+        await ws.send(json.dumps({"t": "join", "g": group}))
+        peers.append(Peer(ws))
+    await asyncio.sleep(0.2)
+    seq = 0
+    while time.perf_counter() < stop_at:
+        seq += 1
+        actor = peers[seq % seats]
+        arrivals = [p.arrival(seq) for p in peers]
+        sent = time.perf_counter()
+        await actor.ws.send(json.dumps({"t": "act", "seq": seq, "size": size}))
+        done = await asyncio.gather(*arrivals)
+        if measuring[0]:
+            stats.actions += 1
+            stats.latencies.append(max(done) - sent)
+    for p in peers:
+        await p.ws.close()
+
+
+async def timed(
+    coros: list[Any], warmup: float, seconds: float, pid: int, measuring: list[bool]
+) -> tuple[float, float]:
+    tasks = [asyncio.create_task(c) for c in coros]
+    await asyncio.sleep(warmup)
+    measuring[0] = True
+    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    await asyncio.sleep(seconds)
+    measuring[0] = False
+    cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+    await asyncio.gather(*tasks)
+    return t1 - t0, cpu1 - cpu0
+
+
+def game_options(game: str, seats: int, seed: int) -> dict[str, Any]:
+    from backend.engine.registry import get_game
+    from backend.engine.rng import Rng, seed_from_int
+
+    if game == "toy":
+        return {"players": seats, "target": 60}
+    return get_game(game).sim_options(Rng(seed_from_int(seed)), seats, {})
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    rnd = random.Random(args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="dt-bench-"))
+    server = ServerProcess(f"sqlite:///{tmp / 'bench.db'}", env={"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600"}, log_path=tmp / "server.log").start()  # fmt: skip
+    stats = Stats()
+    measuring = [False]
+    try:
+        options = game_options(args.game, args.seats, args.seed)
+        stop_at = time.perf_counter() + args.warmup + args.seconds
+        drivers = [
+            drive_server(server.base_url, server.base_url.replace("http", "ws"), args.game, options,
+                         args.spectators, stop_at, stats, random.Random(rnd.random()), measuring)
+            for _ in range(args.tables)
+        ]  # fmt: skip
+        elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, measuring)
+    finally:
+        server.stop()
+    real = stats.summary(elapsed)
+    real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
+
+    # The floor: same tables, connections and frame size, no rules and no database.
+    size = args.frame_bytes or sample_frame_size(tmp / "bench.db")
+    port = free_port()
+    floor = subprocess.Popen([sys.executable, "-c", FLOOR_SERVER, str(port)], stdout=subprocess.PIPE)
+    assert floor.stdout is not None and floor.stdout.readline().strip() == b"ready"
+    fstats = Stats()
+    measuring = [False]
+    try:
+        stop_at = time.perf_counter() + args.warmup + args.seconds
+        drivers = [
+            drive_floor(
+                f"ws://127.0.0.1:{port}", g, args.seats, args.spectators, size, stop_at, fstats, measuring
+            )
+            for g in range(args.tables)
+        ]
+        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, floor.pid, measuring)
+    finally:
+        floor.terminate()
+        floor.wait()
+    floor_summary = fstats.summary(felapsed)
+    floor_summary["cpu_us_per_action"] = round(fcpu * 1e6 / max(1, fstats.actions), 1)
+    return {
+        "game": args.game,
+        "tables": args.tables,
+        "seats": args.seats,
+        "spectators": args.spectators,
+        "seconds": args.seconds,
+        "frame_bytes": size,
+        "server": real,
+        "floor": floor_summary,
+        "throughput_ratio": round(real["actions_per_s"] / floor_summary["actions_per_s"], 3),
+        "cpu_ratio": round(real["cpu_us_per_action"] / max(0.1, floor_summary["cpu_us_per_action"]), 2),
+        "cores": os.cpu_count(),
+    }
+
+
+def sample_frame_size(db: Path) -> int:
+    """Mean size of an update frame in the real run, rebuilt from its stored states (views ≈ state)."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        row = conn.execute("SELECT avg(length(state)) FROM snapshot").fetchone()
+    return int(row[0] or 2000)
+
+
+def write_readme(result: dict[str, Any]) -> None:
+    s, f = result["server"], result["floor"]
+    body = (
+        f"{BEGIN}\n"
+        "## Server\n\n"
+        "`python bench/server_load.py` (defaults: Dorasure, 50 tables × 4 seats + 2 spectators,\n"
+        "one server process on a SQLite file with durable commits, one action in flight per table).\n"
+        "Latency is from sending `act` to the moment the last connection at the table has the update.\n"
+        "The floor is a bare `websockets` server fanning out frames of the same size, no rules, no database.\n\n"
+        f"Last run: {result['game']}, {result['tables']} tables × {result['seats']} seats + "
+        f"{result['spectators']} spectators, {result['seconds']} s measured, {result['cores']} cores shared "
+        "with the load generator.\n\n"
+        "| | actions/s | p50 ms | p99 ms | server CPU µs/action | frame bytes |\n"
+        "|---|---|---|---|---|---|\n"
+        f"| Dragontable | {s['actions_per_s']} | {s['p50_ms']} | {s['p99_ms']} | {s['cpu_us_per_action']} | {s['mean_frame_bytes'] or result['frame_bytes']} |\n"
+        f"| floor | {f['actions_per_s']} | {f['p50_ms']} | {f['p99_ms']} | {f['cpu_us_per_action']} | {result['frame_bytes']} |\n\n"
+        f"Throughput ratio to the floor: {result['throughput_ratio']}; CPU ratio: {result['cpu_ratio']}.\n"
+        f"Target: ≥ 500 actions/s with p99 < 50 ms.\n"
+        f"{END}\n"
+    )
+    text = README.read_text() if README.exists() else "# Benchmarks\n\n"
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", body, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + body
+    README.write_text(text)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", default="dorasure")
+    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--spectators", type=int, default=2)
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--warmup", type=float, default=3.0)
+    p.add_argument("--frame-bytes", type=int, default=0, help="floor frame size (default: measured)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-write", action="store_true")
+    args = p.parse_args()
+    result = asyncio.run(run(args))
+    print(json.dumps(result, indent=2))
+    if not args.no_write:
+        write_readme(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
