@@ -1,0 +1,143 @@
+"""6–11 heroes (Special Chance §8.3/R58, Quest Replenishing §8.4/R59) and Fang land tiles (§9)."""
+
+from __future__ import annotations
+
+from .helpers import Table
+
+SIX = {
+    h: {"pos": "city", "res": 0} for h in ["ninja", "gladiator", "samurai", "werewolf", "prince", "paladin"]
+}
+
+
+def test_special_chance_low_moves_the_dragon(monkeypatch):
+    t = Table(monkeypatch, dict(SIX), current="gladiator")
+    t.start_turn(6, 1, 1, 2)
+    assert t.s.meter == 1 and t.event("special_chance")["die"] == 2
+
+
+def test_special_chance_high_hurts_the_mover(monkeypatch):
+    t = Table(monkeypatch, dict(SIX), current="gladiator")
+    t.start_turn(6, 1, 1, 5)
+    assert t.s.meter == 0 and t.hero("gladiator")["hp"] == 5
+
+
+def test_no_special_chance_below_six_heroes(monkeypatch):
+    t = Table(monkeypatch, {"ninja": "city", "gladiator": "city"}, current="gladiator")
+    t.start_turn(6, 1, 1)
+    assert t.s.meter == 1 and "special_chance" not in t.kinds()
+
+
+def test_quest_replenishing_at_the_third_rampage(monkeypatch):
+    t = Table(
+        monkeypatch,
+        dict(SIX),
+        current="gladiator",
+        meter=8,
+        mountains={
+            "m1": "mysterious_inscriptions/dragons_lair:solved",
+            "m3": "teleportation_trap/treasure:solved",
+        },
+    )
+    # 6 → Special Chance 1 → meter 9 (fire, 3rd rampage): Roaming 2 (driven back: comparison of 6, all tie) →
+    # replenish m1 and m3 from the reserve: draw index 0 then index 0.
+    t.start_turn(6, 1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 0, 0)
+    assert t.s.replenished
+    assert t.s.mountains["m1"]["state"] == "hidden" and t.s.mountains["m1"]["replenished"]
+    assert {t.s.mountains["m1"]["quest"], t.s.mountains["m3"]["quest"]} == {
+        "evil_chimera",
+        "riddle_of_the_sphinx",
+    }
+    assert t.s.reserve == ["mysterious_inscriptions", "teleportation_trap"]  # the tiles taken off
+
+
+def test_solving_a_replenished_quest_removes_a_scale(monkeypatch):
+    heroes = dict(SIX)
+    heroes["werewolf"] = {"pos": "r01", "res": 0}
+    t = Table(monkeypatch, heroes, current="werewolf", swords=1)
+    t.s.mountains["m1"] = {
+        **t.s.mountains["m1"],
+        "state": "revealed",
+        "replenished": True,
+        "reward_state": "revealed",
+    }
+    t.start_turn(1, 1, 1)
+    t.act("werewolf", {"type": "end_move"})
+    t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 4, 1, 1, 1)
+    assert t.s.swords == 2 and t.s.meter == 0 and "reward" not in t.kinds()
+    assert t.hero("werewolf")["exp"] == 2
+
+
+# -- Fang ---------------------------------------------------------------------------------
+
+
+def fang(monkeypatch, land: str, heroes, current, site: str = "p14"):
+    return Table(monkeypatch, heroes, current=current, lands={site: land})
+
+
+def test_quick_sand_ends_the_move(monkeypatch):
+    t = fang(monkeypatch, "quick_sand", {"ninja": "city", "hunter": "r03"}, "hunter")
+    t.start_turn(4, 3, 5)
+    assert ("p14", 3) not in {(a["to"], a.get("die")) for a in t.legal("hunter") if a["type"] == "step"}
+    t.act("hunter", {"type": "step", "to": "p14", "die": 4})
+    assert t.prompt("hunter") == "act" and t.s.move is None
+
+
+def test_mirage_city_forces_an_adventure_and_never_heals(monkeypatch):
+    t = fang(monkeypatch, "mirage_city", {"ninja": "city", "gladiator": {"pos": "p14", "hp": 3}}, "gladiator")
+    t.start_turn(1, 1, 1)
+    t.act("gladiator", {"type": "end_move"})
+    assert t.legal("gladiator") == [{"type": "adventure"}]
+    t.act("gladiator", {"type": "adventure"}, 4, 4, 1, 1, 1, 1)
+    assert t.hero("gladiator")["hp"] == 3  # no Battle Hardened heal on the Mirage
+    gm = fang(monkeypatch, "mirage_city", {"grand_master": {"pos": "p14", "res": 0}}, "grand_master")
+    gm.start_turn(1, 1, 1)
+    gm.act("grand_master", {"type": "end_move"})
+    assert {"type": "end_turn"} in gm.legal("grand_master")
+
+
+def test_herbal_meadow_heals_on_a_six(monkeypatch):
+    t = fang(monkeypatch, "herbal_meadow", {"ninja": "city", "hunter": {"pos": "r03", "hp": 2}}, "hunter")
+    t.start_turn(6, 3, 1)  # the 6 is also a meter step
+    t.act("hunter", {"type": "step", "to": "p14", "die": 6})
+    assert t.hero("hunter")["hp"] == 3
+
+
+def test_thousand_year_winter_needs_a_five(monkeypatch):
+    t = fang(monkeypatch, "thousand_year_winter", {"ninja": "city", "hunter": "r03"}, "hunter")
+    t.start_turn(4, 3, 5)
+    assert {a["die"] for a in t.legal("hunter") if a["type"] == "step" and a["to"] == "p14"} == {5}
+
+
+def test_poisonous_swamp_hurts_on_entry(monkeypatch):
+    t = fang(monkeypatch, "poisonous_swamp", {"ninja": "city", "werewolf": "r03"}, "werewolf")
+    t.start_turn(4, 2, 2)
+    t.act("werewolf", {"type": "step", "to": "p14", "die": 4})
+    assert t.hero("werewolf")["hp"] == 4 and t.prompt("werewolf") == "move"
+
+
+def test_caravan_rest_heals_one_without_refills(monkeypatch):
+    t = fang(monkeypatch, "caravan", {"ninja": "city", "hunter": {"pos": "p14", "hp": 2, "res": 0}}, "hunter")
+    t.start_turn(1, 1, 1)
+    t.act("hunter", {"type": "end_move"})
+    t.act("hunter", {"type": "rest"}, 1, 1, 1, 1)
+    assert t.hero("hunter")["hp"] == 3 and t.hero("hunter")["res"] == 0
+
+
+def test_sea_of_trees_needs_a_six_unless_search_two(monkeypatch):
+    t = fang(monkeypatch, "sea_of_trees", {"ninja": "city", "gladiator": "r03"}, "gladiator")  # Search 1
+    t.start_turn(5, 6, 1)
+    assert {a["die"] for a in t.legal("gladiator") if a["type"] == "step" and a["to"] == "p14"} == {6}
+    t2 = fang(monkeypatch, "sea_of_trees", {"ninja": "city", "hunter": "r03"}, "hunter")  # Search 3
+    t2.start_turn(5, 2, 1)
+    assert {a["die"] for a in t2.legal("hunter") if a["type"] == "step" and a["to"] == "p14"} == {5}
+
+
+def test_tree_of_truth_gives_a_resource_with_knowledge_two(monkeypatch):
+    t = fang(monkeypatch, "tree_of_truth", {"ninja": "city", "samurai": {"pos": "r03", "res": 0}}, "samurai")
+    t.start_turn(5, 1, 1)
+    t.act("samurai", {"type": "step", "to": "p14", "die": 5})
+    assert t.hero("samurai")["res"] == 1
+    t2 = fang(monkeypatch, "tree_of_truth", {"ninja": "city", "hunter": {"pos": "r03", "res": 0}}, "hunter")
+    t2.start_turn(5, 1, 1)
+    t2.act("hunter", {"type": "step", "to": "p14", "die": 5})  # Knowledge 1
+    assert t2.hero("hunter")["res"] == 0
