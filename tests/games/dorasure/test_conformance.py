@@ -26,3 +26,29 @@ def test_random_games_conform(players, count, full_every):
         assert record.outcome is not None
         results.add(record.outcome.result)
     assert results <= {"players_win", "players_lose"}
+
+
+def test_the_plan_covers_every_hero_solo_large_tables_and_fang():
+    heroes, sizes, fang = set(), set(), set()
+    for players, count, _ in PLAN:
+        for seed in range(1000, 1000 + count):
+            options = GAME.sim_options(driver_rng(seed), players, {"fang": seed % 2 == 0})
+            heroes |= set(options["heroes"])
+            sizes.add(len(options["heroes"]))
+            fang.add(options["fang"])
+    assert heroes == {
+        "ninja",
+        "gladiator",
+        "samurai",
+        "hunter",
+        "werewolf",
+        "shaman",
+        "minstrel",
+        "magician",
+        "prince",
+        "paladin",
+        "vampire",
+        "grand_master",
+    }
+    assert {1, 2, 3, 4, 5, 7, 11} <= sizes and fang == {True, False}
+    assert sum(count for _, count, _ in PLAN) >= 300

@@ -1,0 +1,73 @@
+"""Views, static info and secrets: what each seat may see (issue 2 §4)."""
+
+from __future__ import annotations
+
+import json
+
+from backend.engine.rng import seed_from_int
+from backend.games.dorasure.game import GAME
+
+from .helpers import Table
+
+
+def test_view_is_small_json_and_hides_face_down_tiles():
+    s = GAME.initial_state(seed_from_int(7), {"heroes": ["ninja", "hunter", "shaman"]})
+    v = GAME.view(s, "ninja")
+    assert json.loads(json.dumps(v)) == v
+    text = json.dumps(v)
+    for m in s.mountains.values():
+        assert m["quest"] not in text
+    assert s.seed not in text and "legal" not in v
+    assert all(m["quest"] is None and m["reward"] is None for m in v["mountains"])
+    assert v["reserve_count"] == 2 and v["phase"] == "adventure" and v["current"] == "ninja"
+    assert v["prompts"][0]["seat"] == "ninja" and v["prompts"][0]["text"]
+    assert {h["id"] for h in v["heroes"]} == {"ninja", "hunter", "shaman"}
+    assert v["heroes"][0]["attrs"]["move"] == 4
+    assert GAME.view(s, None)["you"] is None
+
+
+def test_revealed_tiles_show_and_reveal_true_shows_all(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {"ninja": "city", "hunter": "city"},
+        mountains={
+            "m1": "mysterious_inscriptions/dragons_lair:solved",
+            "m2": "golem_guardian/treasure:revealed",
+        },
+    )
+    v = GAME.view(t.s, None)
+    m1, m2 = v["mountains"][0], v["mountains"][1]
+    assert m1["quest"]["id"] == "mysterious_inscriptions" and m1["reward"] == "dragons_lair"
+    assert m2["quest"]["name"] == "Golem Guardian" and m2["reward"] is None
+    full = GAME.view(t.s, None, reveal=True)
+    assert full["hidden"]["mountains"]["m2"]["reward"] == "treasure" and full["hidden"]["reserve"]
+
+
+def test_secrets_follow_what_is_face_down(monkeypatch):
+    t = Table(monkeypatch, {"ninja": "city", "hunter": "city"})
+    sec = GAME.secrets(t.s, "ninja")
+    assert {"golem_guardian", "Golem Guardian", "treasure", "Treasure", "dragons_lair", "evil_chimera"} <= sec
+    # One Dragon's Lair face up: the id is public although the other lair is still hidden.
+    t2 = Table(
+        monkeypatch,
+        {"ninja": "city", "hunter": "city"},
+        mountains={"m1": "mysterious_inscriptions/dragons_lair:solved"},
+    )
+    t2.s.public = (*t2.s.public, "dragons_lair")
+    sec2 = GAME.secrets(t2.s, None)
+    assert "dragons_lair" not in sec2 and "mysterious_inscriptions" not in sec2 and "treasure" in sec2
+
+
+def test_static_info_describes_the_board():
+    info = GAME.static_info(GAME.normalize_options({"heroes": ["ninja", "hunter"]}))
+    spaces = {s["id"]: s for s in info["spaces"]}
+    assert len(spaces) == 45 and spaces["city_b"]["node"] == "city" and spaces["p02"]["fang_site"]
+    assert info["meter"]["fire"] == [3, 6, 9, 12, 14] and info["dragon"]["claws"] == [3, 6, 8]
+    assert set(info["heroes"]) == {"ninja", "hunter"} and json.loads(json.dumps(info)) == info
+
+
+def test_event_texts_are_sentences(monkeypatch):
+    t = Table(monkeypatch, {"hunter": "r02", "ninja": "city"}, current="hunter")
+    t.start_turn(4, 5, 1)
+    for e in t.events:
+        assert isinstance(e.data["text"], str) and e.data["text"].endswith(".")
