@@ -40,7 +40,9 @@ class ServerProcess:
         redis_url: str | None = None,
         env: dict[str, str] | None = None,
         log_path: Path | None = None,
+        log_level: str = "warning",
     ) -> None:
+        self.log_level = log_level
         self.database_url = database_url
         self.port = port or free_port()
         self.redis_url = redis_url
@@ -65,7 +67,7 @@ class ServerProcess:
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         cmd = [
-            sys.executable, "-m", "backend", "serve", "--no-browser", "--log-level", "warning",
+            sys.executable, "-m", "backend", "serve", "--no-browser", "--log-level", self.log_level,
             "--host", "127.0.0.1", "--port", str(self.port), "--database-url", self.database_url,
         ]  # fmt: skip
         if self.redis_url:

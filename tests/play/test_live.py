@@ -239,3 +239,21 @@ async def test_gone_seat_is_answered_after_the_prompt_timeout(server, api) -> No
         update = await p1.expect("update", timeout=5)
     assert update["action_id"].startswith("auto:")
     await p1.close()
+
+
+async def test_access_log_holds_no_token_and_no_seed(tmp_path: Path) -> None:
+    log = tmp_path / "info.log"
+    with ServerProcess(f"sqlite:///{tmp_path / 'l.db'}", log_path=log, log_level="info") as srv:
+        api = Api(srv.base_url)
+        tid, tokens = start_table(api, options={"players": 2, "target": 6})
+        seats = {s: WsClient(srv.ws_url(tid), t) for s, t in tokens.items()}
+        for c in seats.values():
+            await c.connect()
+        await play_random(seats, [], random.Random(1))
+        seed = api.export(tid)["seed"]
+        for c in seats.values():
+            await c.close()
+    text = log.read_text()
+    assert "/ws/tables/" in text and "/api/tables" in text  # the access log is on
+    for secret in [*tokens.values(), api.token, seed]:
+        assert secret not in text
