@@ -177,7 +177,7 @@ def _retaliation(ctx: Ctx, box: int) -> None:
     s.last = {**s.last, "retaliation": {"die": face, "result": result}}
     push(s, ("ret_resolve", result))
     p = s.heroes.get("paladin")
-    if p and s.relic and not p["dead"] and "platinum_shield" not in p["used"]:
+    if p and s.relic and result != "ret_miss" and not p["dead"] and "platinum_shield" not in p["used"]:
         ask(s, "paladin", "shield", result=result)
 
 
