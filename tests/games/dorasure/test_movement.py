@@ -135,3 +135,11 @@ def test_sixes_still_pay_for_steps(monkeypatch):
     t.start_turn(6, 1, 1)
     assert t.s.meter == 1
     assert ("f10", 6) in steps(t, "hunter")
+
+
+def test_default_moves_off_another_heros_road(monkeypatch):
+    t = Table(monkeypatch, {"hunter": "city", "ninja": "r03"}, current="hunter")
+    t.start_turn(2, 2, 1)
+    t.act("hunter", {"type": "step", "to": "r03", "die": 2})
+    default = GAME.default_action(t.s, "hunter")
+    assert default["type"] == "move" and default in t.legal("hunter")

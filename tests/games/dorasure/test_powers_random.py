@@ -1,5 +1,6 @@
 """Random play with the Treasure found from the start: every power is used somewhere,
-and no listed action ever offers a power to a seat that does not own it."""
+no listed action ever offers a power to a seat that does not own it, and every
+prompt's default answer is legal."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ def play(seed: int, options: dict, seen: Counter) -> None:
         seats = sorted(GAME.to_act(state))
         seat = seats[rng.below(len(seats))]
         legal = GAME.legal_actions(state, seat)
+        assert GAME.default_action(state, seat) in legal  # every prompt's default is a legal answer
         for a in legal:
             owners = OWNER.get(a["type"])
             assert owners is None or seat in owners, (seat, a)

@@ -245,6 +245,14 @@ def label(node: str) -> str:
     return n or node
 
 
+def _move_default(s: State, p: dict[str, Any]) -> dict[str, Any]:
+    """R65: stop here; a mover standing on another hero's road walks to the nearest legal end."""
+    legal = legal_moves(s, p["seat"])
+    if {"type": "end_move"} in legal:
+        return {"type": "end_move"}
+    return next(a for a in legal if a["type"] == "move")
+
+
 def _move_legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     return legal_moves(s, p["seat"])
 
@@ -265,7 +273,7 @@ prompt_kind(
     "move",
     PromptKind(
         legal=_move_legal,
-        default=lambda s, p: {"type": "end_move"},
+        default=_move_default,
         answer=_move_answer,
         describe=lambda s, p: f"{name(p['seat'])}: move (one die per step) or stop here.",
     ),
