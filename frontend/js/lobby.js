@@ -4,13 +4,100 @@ import { clear, copyText, h, setTopbar, titleCase, toast } from "./ui.js";
 
 const REFRESH_MS = 3000;
 
+/**
+ * A game that publishes no schema but whose defaults share heroes among seats
+ * (`heroes: [...]`, `split: [[...], ...]`, as Dorn's do) still gets a form: the seat
+ * split of its heroes. Picking other heroes needs the game's schema (or the JSON box).
+ */
+function splitSchemaFromDefaults(defaults) {
+  const d = defaults || {};
+  if (!Array.isArray(d.heroes) || !Array.isArray(d.split) || !d.split.every(Array.isArray)) return null;
+  return {
+    heroes: { type: "array", title: "Heroes", items: { enum: d.heroes }, minItems: d.heroes.length, maxItems: d.heroes.length, default: d.heroes },
+    split: {
+      type: "array",
+      title: "Hero seats",
+      description: "One person may take several hero seats (hot-seat); each seat plays its heroes.",
+      "x-widget": "seat-split",
+      "x-of": "heroes",
+      items: { type: "array", items: { enum: d.heroes } },
+      default: d.split,
+    },
+  };
+}
+
+/** Share the chosen heroes among 1..N seats: a seat count and one seat picker per hero. */
+function seatSplitField(key, prop, initial, heroesNow, labels) {
+  const maxSeats = prop.maxItems || 5;
+  let groups = Array.isArray(initial) && initial.length ? initial.map((g) => [...g]) : [heroesNow()];
+  const seatOf = new Map();
+  groups.forEach((g, i) => g.forEach((hero) => seatOf.set(hero, i)));
+  const count = h(
+    "select#hero-seat-count",
+    { dataset: { option: `${key}-count` } },
+    Array.from({ length: maxSeats }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === groups.length }, `${i + 1} hero seat${i ? "s" : ""}`)),
+  );
+  const rows = h("div.split-rows");
+  const render = () => {
+    const n = Number(count.value);
+    clear(rows);
+    heroesNow().forEach((hero, i) => {
+      if (!seatOf.has(hero) || seatOf.get(hero) >= n) seatOf.set(hero, i % n);
+      const pick = h(
+        "select.split-seat",
+        { dataset: { hero }, onchange: (e) => seatOf.set(hero, Number(e.target.value)) },
+        Array.from({ length: n }, (_, s) => h("option", { value: String(s), selected: seatOf.get(hero) === s }, `Seat ${s + 1}`)),
+      );
+      rows.append(h("label.split-row", {}, h("span", {}, labels[hero] || titleCase(hero)), pick));
+    });
+  };
+  count.addEventListener("change", () => {
+    // A new seat count deals the heroes out again, round-robin.
+    seatOf.clear();
+    render();
+  });
+  render();
+  const el = h(
+    "fieldset.field.seat-split",
+    { dataset: { option: key } },
+    h("legend", {}, prop.title || titleCase(key)),
+    count,
+    rows,
+    prop.description ? h("small.help", {}, prop.description) : null,
+  );
+  return {
+    el,
+    render,
+    read() {
+      const n = Number(count.value);
+      groups = Array.from({ length: n }, () => []);
+      for (const hero of heroesNow()) groups[seatOf.get(hero) ?? 0].push(hero);
+      return [key, groups];
+    },
+  };
+}
+
 /** A form for one JSON-schema-ish options object; returns {el, read()}. */
 export function optionsForm(schema, defaults) {
   // A JSON schema ({type: "object", properties}) or directly a map of option -> property schema.
-  const props = (schema && (schema.properties || (schema.type === "object" ? {} : schema))) || {};
+  let props = (schema && (schema.properties || (schema.type === "object" ? {} : schema))) || {};
+  const synthesized = !Object.keys(props).length && splitSchemaFromDefaults(defaults);
+  if (synthesized) props = synthesized;
   const readers = [];
   const fields = [];
+  const byKey = {};
+  const splits = [];
   for (const [key, prop] of Object.entries(props)) {
+    if (prop["x-widget"] === "seat-split") {
+      const of = prop["x-of"] || "heroes";
+      const labels = (props[of] && ((props[of].items && props[of].items["x-labels"]) || props[of]["x-labels"])) || {};
+      const heroesNow = () => (byKey[of] ? byKey[of]()[1] : (defaults && defaults[of]) || []);
+      const field = seatSplitField(key, prop, defaults && key in defaults ? defaults[key] : prop.default, heroesNow, labels);
+      splits.push(field);
+      fields.push(field.el);
+      readers.push(() => field.read());
+      continue;
+    }
     const label = prop.title || titleCase(key);
     const initial = defaults && key in defaults ? defaults[key] : prop.default;
     const help = prop.description ? h("small.help", {}, prop.description) : null;
@@ -26,12 +113,12 @@ export function optionsForm(schema, defaults) {
           h("span", {}, names[value] || titleCase(value)),
         ),
       );
-      const limits = [
-        prop.minItems !== undefined ? `at least ${prop.minItems}` : "",
-        prop.maxItems !== undefined ? `at most ${prop.maxItems}` : "",
-      ]
-        .filter(Boolean)
-        .join(", ");
+      const limits =
+        prop.minItems !== undefined && prop.minItems === prop.maxItems
+          ? `exactly ${prop.minItems}`
+          : [prop.minItems !== undefined ? `at least ${prop.minItems}` : "", prop.maxItems !== undefined ? `at most ${prop.maxItems}` : ""]
+              .filter(Boolean)
+              .join(", ");
       fields.push(
         h(
           "fieldset.field",
@@ -41,7 +128,10 @@ export function optionsForm(schema, defaults) {
           help,
         ),
       );
-      readers.push(() => [key, boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value)]);
+      byKey[key] = () => [key, boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value)];
+      readers.push(byKey[key]);
+      // A seat split of these heroes follows the checkboxes.
+      for (const b of boxes) b.querySelector("input").addEventListener("change", () => splits.forEach((f) => f.render()));
     } else if (prop.enum || prop.anyOf) {
       const values = prop.enum || prop.anyOf.map((x) => x.const);
       const select = h(
@@ -86,18 +176,37 @@ export function optionsForm(schema, defaults) {
       },
     };
   }
-  return {
-    el: h("div.options", {}, fields),
-    read() {
-      const out = { ...(defaults || {}) };
-      for (const read of readers) {
-        const [key, value] = read();
-        if (value === null) delete out[key];
-        else out[key] = value;
-      }
-      return out;
-    },
+  const readForm = () => {
+    const out = { ...(defaults || {}) };
+    for (const read of readers) {
+      const [key, value] = read();
+      if (value === null) delete out[key];
+      else out[key] = value;
+    }
+    return out;
   };
+  if (synthesized) {
+    // Without the game's schema, other heroes can still be chosen as JSON.
+    const area = h("textarea#options-json.options-json", { rows: 5, spellcheck: "false" });
+    const more = h(
+      "details#options-advanced.options-advanced",
+      { ontoggle: () => more.open && (area.value = JSON.stringify(readForm(), null, 1)) },
+      h("summary", {}, "Other heroes or options (JSON)"),
+      area,
+    );
+    return {
+      el: h("div.options", {}, fields, more),
+      read() {
+        if (!more.open) return readForm();
+        try {
+          return JSON.parse(area.value || "{}");
+        } catch {
+          throw new Error("The options are not valid JSON.");
+        }
+      },
+    };
+  }
+  return { el: h("div.options", {}, fields), read: readForm };
 }
 
 function seatSummary(table) {

@@ -166,7 +166,8 @@ class LiveTable {
     this.connectedSeats = new Set(table.seats.filter((s) => s.connected).map((s) => s.seat));
     this.outcome = table.outcome || null;
     this.busy = false;
-    this.selection = null; // renderer-specific UI state (e.g. a chosen die)
+    this.selection = null; // renderer-specific UI state (e.g. a chosen die, a picked figure)
+    this.choice = null; // a board click that fits several actions: {title, items}
   }
 
   get primaryKey() {
@@ -217,11 +218,12 @@ class LiveTable {
     this.logEl = h("div#log");
     this.chatEl = h("div#chat");
     this.dialog = h("dialog#prompt-dialog.prompt-dialog");
+    this.diceBlock = h("section.side-block.dice-block", {}, h("h2", {}, "Dice"), this.diceEl);
     const side = h(
       "aside.side",
       {},
-      h("section.side-block", {}, h("h2", {}, "Your move"), this.controls, this.message),
-      h("section.side-block", {}, h("h2", {}, "Dice"), this.diceEl),
+      h("section.side-block.move-block", {}, h("h2", {}, "Your move"), this.controls, this.message),
+      this.diceBlock,
       h("section.side-block.grow", {}, h("h2", {}, "What happened"), this.logEl),
       h("section.side-block", {}, h("h2", {}, "Chat"), this.chatEl),
     );
@@ -282,8 +284,15 @@ class LiveTable {
         const rolls = this.renderer?.diceFromEvents ? this.renderer.diceFromEvents(msg.events || []) : [];
         this.dice.show(rolls, { animate: !msg.replayed });
       }
-      if (key === this.activeSeat) this.selection = null;
+      if (key === this.activeSeat) {
+        // A renderer may keep a picked figure selected while it can still act (Dorn's monsters step cell by cell).
+        const legal = this.current ? this.current.legal : [];
+        this.selection = this.renderer?.keepSelection ? this.renderer.keepSelection(this.selection, legal) : null;
+        this.choice = null;
+      }
+      const before = this.activeSeat;
       this.autoSwitchSeat();
+      if (this.activeSeat !== before) this.selection = null;
       this.refresh();
     });
     conn.addEventListener("rejected", (e) => {
@@ -319,9 +328,12 @@ class LiveTable {
   ensureRenderer() {
     if (this.renderer || !this.current) return;
     this.renderer = this.module.createRenderer({ canvas: this.canvas, static: this.static || {}, table: this.table });
+    // A game without dice (Dorn) has no dice tray.
+    this.diceBlock.hidden = Boolean(this.renderer.noDice);
     window.__dt.renderer = this.renderer;
     window.__dt.hexToPixel = (q, r) => this.renderer.hexToPixel(q, r);
     window.__dt.spaceToPixel = (id) => this.renderer.spaceToPixel(id);
+    if (this.renderer.cellToPixel) window.__dt.cellToPixel = (x, y) => this.renderer.cellToPixel(x, y);
   }
 
   /** Hot-seat: when the shown seat has nothing to do and another held seat must act, show that one. */
@@ -423,7 +435,10 @@ class LiveTable {
     );
     if (this.dialog.open) {
       const clock = this.dialog.querySelector(".deadline");
-      if (clock && d.deadline) clock.textContent = `${countdown(d.deadline)} left, then the default answer is taken`;
+      if (clock) {
+        clock.hidden = !d.deadline;
+        clock.textContent = d.deadline ? `${countdown(d.deadline)} left, then the default answer is taken` : "";
+      }
     }
   }
 
@@ -431,6 +446,12 @@ class LiveTable {
     const d = this.current;
     if (!this.renderer || !d || !d.view) return;
     clear(this.panels).append(this.renderer.heroPanels(d.view, { table: this.table, connected: this.connectedSeats, mine: Object.keys(this.seats), active: this.activeSeat, toAct: d.to_act }));
+    // The board leaves room for the panels under it: refit it when their height changes.
+    const height = this.panels.offsetHeight;
+    if (height !== this.panelsHeight) {
+      this.panelsHeight = height;
+      this.renderer.resize();
+    }
   }
 
   renderBoard() {
@@ -457,19 +478,20 @@ class LiveTable {
       return;
     }
     const plan = this.renderer.controls(d.view, legal, { seat: this.activeSeat, selection: this.selection });
-    if (plan.hint) this.controls.append(h("p.hint", {}, plan.hint));
+    if (plan.hint) this.controls.append(h("p.hint#move-hint", {}, plan.hint));
     for (const group of plan.groups || []) {
       const box = h("div.control-group", {}, group.title ? h("h3", {}, group.title) : null);
       for (const item of group.items) box.append(this.actionButton(item));
       this.controls.append(box);
     }
     if (plan.prompt) this.openDialog(plan.prompt, d);
+    else if (this.choice) this.openDialog(this.choice, d);
     else this.closeDialog();
   }
 
   actionButton(item) {
     return h(
-      `button.action${item.primary ? ".primary" : ""}${item.selected ? ".selected" : ""}`,
+      `button.action${item.primary ? ".primary" : ""}${item.selected ? ".selected" : ""}${item.ghost ? ".ghost" : ""}`,
       {
         type: "button",
         title: item.title || "",
@@ -483,6 +505,7 @@ class LiveTable {
 
   select(selection) {
     this.selection = this.selection === selection ? null : selection;
+    this.choice = null;
     this.renderControls();
     this.renderBoard();
   }
@@ -492,11 +515,18 @@ class LiveTable {
     if (this.dialog.open && this.dialog.dataset.key === key) return;
     clear(this.dialog);
     this.dialog.dataset.key = key;
+    this.dialog.classList.toggle("dock-side", prompt.dock === "side");
     append(this.dialog, 
       h("h2", {}, prompt.title),
       prompt.text ? h("p", {}, prompt.text) : null,
-      d.deadline ? h("p.deadline", {}, `${countdown(d.deadline)} left, then the default answer is taken`) : null,
-      h("div.dialog-actions", {}, prompt.items.map((item) => this.actionButton(item))),
+      // Shown whenever the server set a deadline; renderStatus ticks it every second.
+      h("p.deadline", { hidden: !d.deadline }, d.deadline ? `${countdown(d.deadline)} left, then the default answer is taken` : ""),
+      h(
+        "div.dialog-actions",
+        {},
+        prompt.items.map((item) => this.actionButton(item)),
+        prompt.cancel ? h("button.ghost.dialog-cancel", { type: "button", onclick: () => { this.choice = null; this.renderControls(); } }, prompt.cancel) : null,
+      ),
     );
     if (!this.dialog.open) this.dialog.show();
   }
@@ -510,6 +540,7 @@ class LiveTable {
     const conn = this.connections.get(this.activeSeat);
     if (!conn) return;
     this.showMessage("");
+    this.choice = null;
     this.busy = true;
     this.renderControls();
     try {
@@ -535,7 +566,13 @@ class LiveTable {
     const legal = d.to_act.includes(this.activeSeat) ? d.legal : [];
     const rect = this.canvas.getBoundingClientRect();
     const action = this.renderer.actionAt(ev.clientX - rect.left, ev.clientY - rect.top, legal, { selection: this.selection, view: d.view });
-    if (action) this.send(action);
+    if (!action) return;
+    if (action.select !== undefined) this.select(action.select);
+    else if (action.choose) {
+      // Several listed actions fit the click: ask which one.
+      this.choice = { title: action.title || "Which one?", items: action.choose.map((a) => ({ action: a, label: this.renderer.actionLabel ? this.renderer.actionLabel(a) : a.type })), cancel: "Cancel", dock: "side" };
+      this.renderControls();
+    } else this.send(action);
   }
 
   onBoardHover(ev) {

@@ -86,3 +86,15 @@ export function setTopbar(...children) {
   const bar = document.getElementById("topbar-extra");
   if (bar) append(clear(bar), ...children);
 }
+
+/**
+ * The height a board canvas may take so that the hero panels under it still fit in the
+ * window: from the board's top to the window's bottom, less the panels' height.
+ */
+export function availableBoardHeight(canvas, min = 260) {
+  const wrap = canvas.parentElement;
+  const top = wrap ? wrap.getBoundingClientRect().top + window.scrollY : 120;
+  const panels = document.getElementById("hero-panels");
+  const below = panels && panels.offsetHeight ? panels.offsetHeight + 14 : 0;
+  return Math.max(min, Math.floor(window.innerHeight - top - below - 16));
+}

@@ -3,7 +3,7 @@
 // health boxes, hero sheets) and each update's `view`, `legal` and `events`.
 // The client holds no rules: lit hexes and buttons are exactly the listed actions.
 import { fitLayout, HexLayout, SQRT3 } from "../hexlayout.js";
-import { h, titleCase } from "../ui.js";
+import { availableBoardHeight, h, titleCase } from "../ui.js";
 
 // Terrain look: a colour AND a glyph/pattern, so nothing depends on colour alone.
 export const TERRAIN_STYLE = {
@@ -137,7 +137,7 @@ class DorasureRenderer {
     const width = Math.max(320, parent ? parent.clientWidth : 800);
     // Keep the board's own aspect (about A4 landscape) and never taller than the window allows.
     const aspect = this.boundsAspect();
-    const maxH = Math.max(260, window.innerHeight - 190);
+    const maxH = availableBoardHeight(this.canvas, 260);
     let w = width;
     let hgt = Math.round(w / aspect);
     if (hgt > maxH) {
