@@ -15,7 +15,7 @@ from .board import BOARD
 from .catalog import HEROES, MONSTERS, TIE_RANK, ZORKAL_STATS
 from .rules import cards, combat, movement, summoning, treasure, turns
 from .rules.turns import KEEPER
-from .state import ZORKAL, State, Work, cell_name, xy
+from .state import ZORKAL, State, Work, cell_name, reader, xy
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -30,8 +30,6 @@ WHY: dict[str, str] = {
     "at most 8 of each type on the board.",
     "summon_strong": "A strong monster is summoned at Night instead of the weak ones, or with an artifact "
     "bonus, onto a free Dark Temple cell, while the bag has tokens.",
-    "step": "Creatures move one orthogonal step at a time, up to their Move, onto free cells that are not "
-    "Outside trail (and never through the closed Gate).",
     "bat_form": "A vampire takes bat form in the movement step, before its first step.",
     "attack": "An attack needs an action (heroes) or an attack left (creatures) and a target in reach: "
     "adjacent for melee, exactly 2 in a straight line for a pike, range with a clear line of sight for "
@@ -50,6 +48,11 @@ WHY: dict[str, str] = {
     "with at least 2 life.",
 }
 
+CREATURE_MOVE_WHY = (
+    "Creatures move orthogonally up to the Move they have left, in the movement step, never through other "
+    "figures, walls or the closed Gate, and never onto the Outside trail or into Argos."
+)
+
 
 def _hero_seat_list(s: State) -> list[str]:
     return list(s["seats"])
@@ -65,10 +68,12 @@ def to_act(s: State) -> frozenset[str]:
     phase = s["phase"]
     if phase in turns.KEEPER_PHASES:
         return frozenset({KEEPER})
-    w = Work(s, copy=False)
-    if phase == "K4P":
-        return frozenset(turns.parry_seats(w))
-    return frozenset(turns.hero_phase_seats(w))
+    w = reader(s)
+    found = w.memo.get("to_act")
+    if found is None:
+        seats = turns.parry_seats(w) if phase == "K4P" else turns.hero_phase_seats(w)
+        found = w.memo["to_act"] = frozenset(seats)
+    return found
 
 
 def _may_surrender(s: State) -> bool:
@@ -79,7 +84,7 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
     """The listed actions of ``seat`` (restricted to one type / hero when validating)."""
     if seat not in to_act(s):
         return []
-    w = Work(s, copy=False)
+    w = reader(s)
     out: list[Action] = []
 
     def want(t: str) -> bool:
@@ -115,21 +120,16 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
                     elif want("summon"):
                         out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
         elif phase == "K3":
-            figures = [(mid, m) for mid, m in s["monsters"].items() if hero is None or mid == hero]
-            for mid, m in figures:
+            for mid, m in s["monsters"].items():
+                if hero is not None and mid != hero:
+                    continue
                 if want("bat_form") and turns.can_bat(m):
                     out.append({"type": "bat_form", "figure": mid})
-                if want("step") and m["mv"] > 0:
-                    out += [
-                        {"type": "step", "figure": mid, "to": xy(c)}
-                        for c in movement.creature_steps(w, mid, m["cell"])
-                    ]
+                if want("move") and m["mv"] > 0:
+                    out += _creature_moves(w, mid, m["cell"], m["mv"])
             z = s["zorkal"]
-            if want("step") and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
-                out += [
-                    {"type": "step", "figure": ZORKAL, "to": xy(c)}
-                    for c in movement.creature_steps(w, ZORKAL, z["cell"])
-                ]
+            if want("move") and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
+                out += _creature_moves(w, ZORKAL, z["cell"], z["mv"])
         elif phase == "K4" and want("attack"):
             out += [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w)]
         return out
@@ -190,6 +190,25 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
     return out
 
 
+def _creature_moves(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
+    """The creature's move actions, memoised with its destinations (the Keeper's movement list
+    is the longest the game has, rebuilt after every move; most creatures' lists do not change).
+    The dicts are shared between calls, like every listed action they are only read."""
+    key = (cid, *movement.destinations_key(w, cell, budget))
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) > 3000:
+            _MOVES.clear()
+        dests = movement.creature_destinations(w, cid, cell, budget)
+        found = _MOVES[key] = [
+            {"type": "move", "figure": cid, "to": [c % BOARD.width, c // BOARD.width]} for c in sorted(dests)
+        ]
+    return found
+
+
+_MOVES: dict[tuple, list[Action]] = {}
+
+
 def _heroes_adjacent(w: Work, a: str, b: str) -> bool:
     from .rules.reach import heroes_adjacent
 
@@ -218,7 +237,8 @@ def check(s: State, seat: str, action: Any) -> Action:
     focus = action.get("hero") if isinstance(action.get("hero"), str) else action.get("figure")
     listed = legal(s, seat, only=kind, hero=focus if isinstance(focus, str) else None)
     if action not in listed:
-        raise IllegalAction(f"illegal_{kind}", WHY[kind])
+        why = CREATURE_MOVE_WHY if kind == "move" and seat == KEEPER else WHY[kind]
+        raise IllegalAction(f"illegal_{kind}", why)
     return action
 
 
@@ -304,8 +324,8 @@ def _do(w: Work, seat: str, a: Action) -> None:
         summoning.summon(w, a["monster"], BOARD.idx(*a["to"]))
     elif kind == "summon_strong":
         summoning.summon(w, None, BOARD.idx(*a["to"]))
-    elif kind == "step":
-        _creature_step(w, a["figure"], BOARD.idx(*a["to"]))
+    elif kind == "move" and seat == KEEPER:
+        _creature_move(w, a["figure"], BOARD.idx(*a["to"]))
     elif kind == "bat_form":
         m = s["monsters"][a["figure"]]
         m["bat"] = True
@@ -365,19 +385,21 @@ def _done(w: Work, seat: str) -> None:
         w.emit("seat_done", f"{seat} has finished {turns.PHASE_NAMES[phase]}.", seat=seat, phase=phase)
 
 
-def _creature_step(w: Work, cid: str, to: int) -> None:
+def _creature_move(w: Work, cid: str, to: int) -> None:
     s = w.s
     fig = s["zorkal"] if cid == ZORKAL else s["monsters"][cid]
+    cost = movement.creature_destinations(w, cid, fig["cell"], fig["mv"])[to]
+    w.relocate(cid, fig["cell"], to)
     fig["cell"] = to
-    fig["mv"] -= 1
+    fig["mv"] -= cost
     if cid != ZORKAL:
         fig["moved"] = True
-    w.moved()
     w.emit(
-        "creature_step",
-        f"{w.creature_name(cid).capitalize()} steps to {cell_name(to)}.",
+        "creature_move",
+        f"{w.creature_name(cid).capitalize()} moves to {cell_name(to)}.",
         figure=cid,
         cell=xy(to),
+        steps=cost,
     )
 
 

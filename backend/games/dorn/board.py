@@ -62,6 +62,7 @@ class Board:
     chamber: frozenset[int]
     argos: tuple[int, ...]
     safe: frozenset[int]  # Argos and the Herbalist: creatures never target heroes here (ruling 36)
+    footprint: tuple[tuple[int, ...], ...]  # per cell: the cells a figure there occupies
 
     def idx(self, x: int, y: int) -> int:
         return y * self.width + x
@@ -71,8 +72,7 @@ class Board:
 
     def cells_of(self, i: int) -> tuple[int, ...]:
         """The cells a figure standing on ``i`` occupies (both cells of a pad, content 1.7.4)."""
-        p = self.partner.get(i)
-        return (i,) if p is None else (i, p)
+        return self.footprint[i]
 
     def is_wall(self, i: int) -> bool:
         return self.terrain[i] == WALL
@@ -143,6 +143,7 @@ def _load() -> Board:
         chamber=frozenset(zones["chamber"]),
         argos=zones["argos"],
         safe=frozenset(zones["argos"] + zones["herbalist"]),
+        footprint=tuple((i,) if i not in partner else (i, partner[i]) for i in range(w * h)),
     )
 
 

@@ -81,10 +81,28 @@ def cell_name(i: int) -> str:
     return f"({x},{y})"
 
 
+_LAST_READ: list[Any] = [None, None]
+
+
+def reader(state: State) -> Work:
+    """A read-only ``Work`` over ``state``, shared by every query on the same state object.
+
+    The server, the simulator and the tests ask ``to_act``, ``legal_actions``, ``validate`` and
+    ``apply`` about one state in a row; they share its occupancy map and the like.  States are
+    values (``apply`` returns a new one and nobody edits a state handed out), and the last one
+    read is held here, so its identity cannot be reused by another object.
+    """
+    if _LAST_READ[0] is state:
+        return _LAST_READ[1]
+    w = Work(state, copy=False)
+    _LAST_READ[0], _LAST_READ[1] = state, w
+    return w
+
+
 class Work:
     """One action's working copy: the state, its events, the RNG and an occupancy cache."""
 
-    __slots__ = ("s", "events", "_rng", "_occ", "_obst")
+    __slots__ = ("s", "events", "_rng", "_occ", "_obst", "_blocked", "memo")
 
     def __init__(self, state: State, *, copy: bool = True) -> None:
         self.s: State = clone(state) if copy else state
@@ -92,6 +110,8 @@ class Work:
         self._rng: Rng | None = None
         self._occ: dict[int, str] | None = None
         self._obst: set[int] | None = None
+        self._blocked: int | None = None
+        self.memo: dict[str, Any] = {}  # derived data of a read-only Work (see ``reader``)
 
     # -- randomness -------------------------------------------------------------------
     @property
@@ -113,32 +133,65 @@ class Work:
     # -- figures ----------------------------------------------------------------------
     def occupancy(self) -> dict[int, str]:
         """Cell -> figure id for every figure on the board (both cells of a pad)."""
-        if self._occ is None:
-            occ: dict[int, str] = {}
-            cells_of = BOARD.cells_of
+        occ = self._occ
+        if occ is None:
+            occ = {}
+            footprint = BOARD.footprint
             for hid, h in self.s["heroes"].items():
                 if h["cell"] is not None:
-                    for c in cells_of(h["cell"]):
+                    for c in footprint[h["cell"]]:
                         occ[c] = hid
             for mid, m in self.s["monsters"].items():
-                for c in cells_of(m["cell"]):
+                for c in footprint[m["cell"]]:
                     occ[c] = mid
             z = self.s["zorkal"]
             if z["life"] > 0:
-                for c in cells_of(z["cell"]):
+                for c in footprint[z["cell"]]:
                     occ[c] = ZORKAL
             self._occ = occ
-        return self._occ
+        return occ
+
+    def relocate(self, fid: str, old: int, new: int) -> None:
+        """Keep the caches right when a creature changes cell (cheaper than ``moved``).  Not for
+        heroes: several may share an Argos cell, which the map records only once."""
+        occ = self._occ
+        if occ is None:
+            return
+        footprint = BOARD.footprint
+        bits = self._blocked
+        for c in footprint[old]:
+            if occ.get(c) == fid:
+                del occ[c]
+                if bits is not None:
+                    bits &= ~(1 << c)
+        for c in footprint[new]:
+            occ[c] = fid
+            if bits is not None:
+                bits |= 1 << c
+        self._blocked = bits
 
     def moved(self) -> None:
         """Forget the caches after a figure or obstacle appears, leaves or changes cell."""
         self._occ = None
         self._obst = None
+        self._blocked = None
 
     def obstacle_cells(self) -> set[int]:
         if self._obst is None or len(self._obst) != len(self.s["obstacles"]):
             self._obst = {o["cell"] for o in self.s["obstacles"].values()}
         return self._obst
+
+    def blocked_bits(self) -> int:
+        """Every cell holding a figure or an obstacle, as one bit per cell (cheap to compare
+        against a cached region, see rules/movement.py)."""
+        if self._blocked is None:
+            bits = 0
+            for c in self.occupancy():
+                bits |= 1 << c
+            for c in self.obstacle_cells():
+                bits |= 1 << c
+            self._blocked = bits
+        return self._blocked
 
     def is_hero(self, fid: str) -> bool:
         return fid in self.s["heroes"]

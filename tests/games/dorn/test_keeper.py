@@ -128,14 +128,14 @@ def test_summoned_bog_beast_waits_but_others_act():
     s = act(s, "keeper", {"type": "summon", "monster": "rat", "to": [18, 14]})
     beast, rat = monster_at(s, 2, 13), monster_at(s, 18, 14)
     assert s["phase"] == "K3"
-    figures = {a["figure"] for a in legal(s, "keeper", "step")}
+    figures = {a["figure"] for a in legal(s, "keeper", "move")}
     assert rat in figures and beast not in figures
     # A starting bog beast (not summoned this turn) moves normally.
     start = GAME.initial_state(seed_from_int(1), GAME.normalize_options({}))
     w = Work(start)
     goto(w, "K3")
     beasts = [mid for mid, m in w.s["monsters"].items() if m["type"] == "bogbeast"]
-    assert {a["figure"] for a in legal(w.finish().state, "keeper", "step")} >= set(beasts)
+    assert {a["figure"] for a in legal(w.finish().state, "keeper", "move")} >= set(beasts)
 
 
 def test_waiting_bog_beast_does_not_attack():
@@ -188,7 +188,7 @@ def test_gate_opens_at_keeper_turn_start_with_three_artifacts_in_the_chamber():
     assert _keeper_turn_start(later)["gate"]
     # Once open, Zorkal moves in K3.
     k3 = edit(three, lambda w: goto(w, "K3"))
-    assert any(a["figure"] == "zorkal" for a in legal(k3, "keeper", "step"))
+    assert any(a["figure"] == "zorkal" for a in legal(k3, "keeper", "move"))
 
 
 def fill_chamber(w):

@@ -4,6 +4,7 @@
 import pytest
 
 from backend.engine.core import IllegalAction
+from backend.games.dorn.board import BOARD
 from backend.games.dorn.rules import summoning
 
 from .position import GAME, act, at, c, edit, goto, legal, monster_at, position, seat_of
@@ -74,15 +75,16 @@ def test_argos_holds_any_number_of_heroes():
 
 def test_monsters_never_enter_the_trail():
     s = position("r", (6, 16), phase="K3")
-    steps = {tuple(a["to"]) for a in legal(s, "keeper", "step")}
-    assert steps == {(6, 15)}  # (6,17) below is trail
+    dests_ = {tuple(a["to"]) for a in legal(s, "keeper", "move")}
+    assert (6, 15) in dests_ and (6, 17) not in dests_  # (6,17) below is trail
+    assert all(BOARD.terrain[c(*xy)] not in "~Ha" for xy in dests_)
 
 
 def test_closed_gate_blocks_everyone_and_opens_for_good():
     s = position("R", (11, 3), phase="H2")
     assert (11, 2) not in dests(s, "ragnar")
     k = position("z", (12, 3), phase="K3")
-    assert (12, 2) not in {tuple(a["to"]) for a in legal(k, "keeper", "step")}
+    assert (12, 2) not in {tuple(a["to"]) for a in legal(k, "keeper", "move")}
     opened = edit(s, lambda w: w.s.update(gate=True))
     assert (11, 2) in dests(opened, "ragnar") and (12, 1) in dests(opened, "ragnar")
     assert (11, 1) not in dests(opened, "ragnar")  # Zorkal stands there
@@ -114,15 +116,42 @@ def test_nobody_enters_a_pad_whose_other_cell_is_taken():
     assert (5, 5) not in dests(s, "ragnar")
 
 
-def test_monsters_step_one_cell_within_their_move():
+def test_monsters_move_in_resumable_paths_within_their_move():
     s = position("r........", (6, 8), phase="K3")
     rat = monster_at(s, 6, 8)
-    for x in range(7, 14):
-        s = act(s, "keeper", {"type": "step", "figure": rat, "to": [x, 8]})
-    assert s["monsters"][rat]["mv"] == 0  # Move 7 used up
-    assert not [a for a in legal(s, "keeper", "step") if a["figure"] == rat]
-    with pytest.raises(IllegalAction):
-        GAME.validate(s, "keeper", {"type": "step", "figure": rat, "to": [14, 8]})
+    moves = {tuple(a["to"]) for a in legal(s, "keeper", "move") if a["figure"] == rat}
+    assert (13, 8) in moves and (14, 8) not in moves  # Move 7 along row 8
+    assert (7, 8) in moves  # a one-step path is a path too
+    # Interrupted and resumed (ruling 45): 3 steps, then another creature could move, then 4 more.
+    s = act(s, "keeper", {"type": "move", "figure": rat, "to": [9, 8]})
+    assert s["monsters"][rat]["mv"] == 4
+    with pytest.raises(IllegalAction) as e:  # 5 steps on, 4 left
+        GAME.validate(s, "keeper", {"type": "move", "figure": rat, "to": [14, 8]})
+    assert "Move they have left" in e.value.message
+    s = act(s, "keeper", {"type": "move", "figure": rat, "to": [13, 8]})
+    assert s["monsters"][rat]["cell"] == c(13, 8)
+    assert s["phase"] != "K3"  # Move 7 used up and nobody else to move: the step ends by itself
+
+
+def test_monster_paths_go_round_figures_never_through_them():
+    s = position("r.z..", (8, 8), phase="K3")
+    rat = monster_at(s, 8, 8)
+    moves = {tuple(a["to"]): a for a in legal(s, "keeper", "move") if a["figure"] == rat}
+    assert (10, 8) not in moves  # the zombie's cell
+    # (11,8) lies 3 steps away past the zombie; round it (and the pillar at (10,9)) through
+    # row 10 it takes 7: (9,8) (9,9) (9,10) (10,10) (11,10) (11,9) (11,8).
+    s2 = act(s, "keeper", moves[(11, 8)])
+    assert s2["monsters"][rat]["mv"] == 0
+
+
+def test_a_monster_path_through_a_pad_leaves_from_the_other_cell():
+    # Pad 2 links (5,5) and (14,14): a rat at (6,5) steps on (1 step) and off at (13,14) (2 steps).
+    s = position("r", (6, 5), phase="K3")
+    rat = monster_at(s, 6, 5)
+    moves = {tuple(a["to"]) for a in legal(s, "keeper", "move") if a["figure"] == rat}
+    assert (5, 5) in moves and (13, 14) in moves and (14, 14) not in moves
+    s = act(s, "keeper", {"type": "move", "figure": rat, "to": [13, 14]})
+    assert s["monsters"][rat]["mv"] == 7 - 2
 
 
 def test_illegal_move_names_the_rule():

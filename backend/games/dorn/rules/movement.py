@@ -6,8 +6,8 @@ the first treasure token or teleport pad it enters, so everything a cell trigger
 (treasure cards now, Thorny Portals later) happens between two commands.  Any route can
 still be walked as a series of such moves (ruling 45: movement is interruptible).
 
-Creatures step one cell at a time (they never pass through figures, ruling 16, so every
-cell they may enter is a cell they may stop on).
+Creatures also submit moves to any cell they can reach within their allowance left (they
+never pass through figures, ruling 16, so every cell they may enter is a cell they may stop on).
 """
 
 from __future__ import annotations
@@ -119,26 +119,110 @@ def creature_may_enter(w: Work, cid: str, cell: int) -> bool:
     return True
 
 
-def creature_steps(w: Work, cid: str, cell: int) -> list[int]:
-    """Cells one orthogonal step from the creature (from either pad cell) it may enter."""
+def creature_destinations(w: Work, cid: str, cell: int, budget: int) -> dict[int, int]:
+    """Cells the creature may move to in one path of at most ``budget`` steps, with the steps
+    each costs (content 5.4: movement is submitted as paths; ruling 45).  Creatures never pass
+    through figures (ruling 16), so every cell a path crosses is also a cell it may stop on, and
+    any walk is a series of such moves.  Entering a pad puts the creature on both pad cells and
+    the next step may leave from either (content 1.7.4); the far pad cell is not offered as a
+    destination of its own, as standing on it is the same position.
+
+    The answer depends only on the start, the budget, the gate and which cells near the start
+    hold a figure or an obstacle, so it is memoised on exactly that (the returned dict is
+    shared: read it, never change it)."""
+    if budget <= 0:
+        return {}
+    key = destinations_key(w, cell, budget)
+    found = _DESTINATIONS.get(key)
+    if found is None:
+        if len(_DESTINATIONS) > 6000:
+            _DESTINATIONS.clear()
+        found = _DESTINATIONS[key] = _walk(w, cid, cell, budget, key[2])
+    return found
+
+
+def destinations_key(w: Work, cell: int, budget: int) -> tuple[int, int, bool, int]:
+    """Everything ``creature_destinations`` depends on, as a hashable key."""
+    gate = bool(w.s["gate"])
+    return (cell, budget, gate, w.blocked_bits() & _region(cell, budget, gate))
+
+
+def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> dict[int, int]:
     own = BOARD.cells_of(cell)
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
-    gate_open = w.s["gate"]
+    enterable = CREATURE_OPEN if gate else CREATURE_CLOSED
+    neighbours = BOARD.neighbours
     partner = BOARD.partner
-    out: list[int] = []
-    for c in own:
-        for n in BOARD.neighbours[c]:
-            if n in own or n in out or n in obstacles or not BOARD.creature_terrain(n, gate_open):
-                continue
-            fid = occ.get(n)
-            if fid is not None and fid != cid:
-                continue
-            p = partner.get(n)
-            if p is not None:
-                pf = occ.get(p)
-                if p in obstacles or (pf is not None and pf != cid):
+    seen = set(own)
+    out: dict[int, int] = {}
+    frontier = list(own)
+    d = 0
+    while frontier and d < budget:
+        d += 1
+        nxt: list[int] = []
+        for c in frontier:
+            for n in neighbours[c]:
+                if n in seen or not enterable[n] or n in obstacles:
                     continue
-            out.append(n)
-    out.sort()
+                fid = occ.get(n)
+                if fid is not None and fid != cid:
+                    continue
+                p = partner.get(n)
+                if p is not None:
+                    pf = occ.get(p)
+                    if p in obstacles or (pf is not None and pf != cid):
+                        continue
+                    seen.add(p)
+                    nxt.append(p)
+                seen.add(n)
+                out[n] = d
+                nxt.append(n)
+        frontier = nxt
     return out
+
+
+def _region(cell: int, budget: int, gate: bool) -> int:
+    """Bits of every cell whose contents can change ``_walk``'s answer: cells within ``budget``
+    steps on the empty board, their neighbours and their pad partners."""
+    key = (cell, budget, gate)
+    bits = _REGIONS.get(key)
+    if bits is None:
+        enterable = CREATURE_OPEN if gate else CREATURE_CLOSED
+        reached = set(BOARD.cells_of(cell))
+        seen = set(reached)
+        frontier = list(reached)
+        for _ in range(budget):
+            nxt = []
+            for c in frontier:
+                for n in BOARD.neighbours[c]:
+                    seen.add(n)
+                    p = BOARD.partner.get(n)
+                    if p is not None:
+                        seen.add(p)
+                    if enterable[n] and n not in reached:
+                        reached.add(n)
+                        nxt.append(n)
+                        if p is not None and p not in reached:
+                            reached.add(p)
+                            nxt.append(p)
+            frontier = nxt
+        bits = 0
+        for c in seen:
+            bits |= 1 << c
+        _REGIONS[key] = bits
+    return bits
+
+
+_DESTINATIONS: dict[tuple[int, int, bool, int], dict[int, int]] = {}
+_REGIONS: dict[tuple[int, int, bool], int] = {}
+
+
+def creature_can_move(w: Work, cid: str, cell: int) -> bool:
+    """Whether a first step exists (then a one-step path does)."""
+    return bool(creature_destinations(w, cid, cell, 1))
+
+
+# Per cell: may a creature stand there (gate closed / gate open), content 1.6.
+CREATURE_CLOSED = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
+CREATURE_OPEN = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))

@@ -9,7 +9,7 @@ from ..board import BOARD
 from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, ZORKAL_STATS, hero_stat
 from ..state import ZORKAL, Work
 from . import combat, summoning, treasure
-from .movement import creature_steps
+from .movement import creature_can_move
 
 KEEPER = "keeper"
 KEEPER_PHASES = ("K1", "K2", "K3", "K4")
@@ -105,10 +105,10 @@ def keeper_has_choice(w: Work) -> bool:
         return bool(summoning.summon_options(w))
     if phase == "K3":
         for mid, m in s["monsters"].items():
-            if m["mv"] > 0 and (creature_steps(w, mid, m["cell"]) or can_bat(m)):
+            if m["mv"] > 0 and (can_bat(m) or creature_can_move(w, mid, m["cell"])):
                 return True
         z = s["zorkal"]
-        return w.zorkal_active() and z["mv"] > 0 and bool(creature_steps(w, ZORKAL, z["cell"]))
+        return w.zorkal_active() and z["mv"] > 0 and creature_can_move(w, ZORKAL, z["cell"])
     if phase == "K4":
         return bool(combat.attack_targets(w))
     return False
