@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     # permessage-deflate shrinks views ~4x but costs more server CPU than all the
     # rules and the database together; turn it on for thin links.
     ws_compression: bool = False
+    # uvicorn's WebSocket implementation: "auto", "websockets", "websockets-sansio", "wsproto".
+    ws_impl: str = "auto"
 
     # Tables.
     prompt_timeout_seconds: float = 60.0

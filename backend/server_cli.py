@@ -78,6 +78,7 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=settings.ws_compression,
+        ws=settings.ws_impl,  # type: ignore[arg-type]
         proxy_headers=True,
     )
     uvicorn.Server(config).run()
