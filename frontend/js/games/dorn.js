@@ -779,9 +779,17 @@ class DornRenderer {
         ctx.stroke();
         break;
       }
-      case "P":
-        this.cornerTag(ctx, sp.x, sp.y, "P", "rgba(120,90,10,0.85)", "#ffe9a8", "bl");
+      case "P": {
+        // The token itself is drawn from the view; an emptied Treasure space keeps a faint ring.
+        if ((this.view?.tokens || []).some((t) => t[0] === sp.x && t[1] === sp.y)) break;
+        ctx.strokeStyle = "rgba(122, 90, 6, 0.55)";
+        ctx.lineWidth = Math.max(1, 1.4 * k);
+        ctx.setLineDash([2.5 * k, 2 * k]);
+        ctx.beginPath();
+        ctx.arc(c.x, c.y, 8 * k, 0, 2 * Math.PI);
+        ctx.stroke();
         break;
+      }
       case "N":
         this.cornerTag(ctx, sp.x, sp.y, "N", "rgba(60,40,30,0.8)", "#f3dcc6", "tl");
         break;
@@ -1337,7 +1345,7 @@ class DornRenderer {
     const hand = view.ritual_hand;
     cards.push(
       h(
-        `article.hero-card.keeper-card${toAct.includes("keeper") ? ".due" : ""}`,
+        `article.hero-card.keeper-card${Array.isArray(hand) ? ".with-hand" : ""}${toAct.includes("keeper") ? ".due" : ""}`,
         { dataset: { seat: "keeper" } },
         h(
           "header",
