@@ -100,7 +100,7 @@ def resolve_row(ctx: Ctx, tot: int, combo: bool) -> None:
         "chomp": "the Dragon chomps down",
         "claw_barrage": "a barrage of claws",
         "fire_blast": "the Dragon blasts the party",
-        "team_combo": "Team Combo!",
+        "team_combo": "a Team Combo",
         "head_on": "head-on strike",
         "from_behind": "attack from behind",
         "flanking": "flanking overkill",

@@ -72,9 +72,6 @@ def _dmg_apply(ctx: Ctx) -> None:
         texts.append(part + (" and falls" if h["hp"] == 0 else ""))
         if h["hp"] == 0 and s.phase == 2:
             kill(h)
-    claws: list[int] = []
-    if d["dragon"]:
-        claws = dragon_damage(ctx, d["dragon"])
     if texts:
         ctx.emit(
             "damage",
@@ -84,6 +81,9 @@ def _dmg_apply(ctx: Ctx) -> None:
             absorbed=d["absorb"],
             health={h: s.heroes[h]["hp"] for h in hit},
         )
+    claws: list[int] = []
+    if d["dragon"]:
+        claws = dragon_damage(ctx, d["dragon"])  # same event as the hero damage (head-on strike)
     push(s, ("checkpoint", claws))
 
 

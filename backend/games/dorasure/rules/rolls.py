@@ -172,7 +172,7 @@ def _tune_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     s.roll["parts"][a["to"]]["tune"] += a["amount"]
     ctx.emit(
         "heroic_tune",
-        f"Heroic Tune: the Minstrel adds {a['amount']} dice to {name(a['to'])}'s roll.",
+        f"Heroic Tune: the Minstrel adds {a['amount']} {'die' if a['amount'] == 1 else 'dice'} to {name(a['to'])}'s roll.",
         to=a["to"],
         amount=a["amount"],
     )
