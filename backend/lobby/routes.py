@@ -138,6 +138,9 @@ async def create_table(
         seats = game.seats(options)
     except InvalidOptions as exc:
         raise ApiError(422, exc.code, exc.message) from None
+    except (TypeError, ValueError, KeyError, AttributeError):
+        # A game that trips over odd option types still answers with a 4xx.
+        raise ApiError(422, "invalid_options", "These options cannot set up a table of this game.") from None
     record = await asyncio.to_thread(
         repo.create_table,
         game=game.name,

@@ -130,6 +130,16 @@ def test_bad_input_is_a_json_4xx(client, method, path, body, auth, status, code)
     assert_error(reply, status, code)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"heroes": 5}, {"heroes": [1, 2]}, {"heroes": ["nobody"]}, {"heroes": ["ninja"], "fang": "x"}, {"nope": 1}],
+)
+def test_odd_dorasure_options_are_a_422(client: TestClient, options: dict) -> None:
+    reply = client.post("/api/tables", json={"game": "dorasure", "options": options}, headers=player(client))
+    assert reply.status_code == 422, reply.text
+    assert set(reply.json()) == {"code", "message"}
+
+
 def test_wrong_player_token(client: TestClient) -> None:
     reply = client.post("/api/tables", json={"game": "toy"}, headers={"Authorization": "Bearer forged"})
     assert_error(reply, 401, "unauthorized")
