@@ -132,7 +132,13 @@ def test_bad_input_is_a_json_4xx(client, method, path, body, auth, status, code)
 
 @pytest.mark.parametrize(
     "options",
-    [{"heroes": 5}, {"heroes": [1, 2]}, {"heroes": ["nobody"]}, {"heroes": ["ninja"], "fang": "x"}, {"nope": 1}],
+    [
+        {"heroes": 5},
+        {"heroes": [1, 2]},
+        {"heroes": ["nobody"]},
+        {"heroes": ["ninja"], "fang": "x"},
+        {"nope": 1},
+    ],
 )
 def test_odd_dorasure_options_are_a_422(client: TestClient, options: dict) -> None:
     reply = client.post("/api/tables", json={"game": "dorasure", "options": options}, headers=player(client))
