@@ -70,10 +70,12 @@ def press(page: Any, kind: str) -> None:
     wait_seq_above(page, before)
 
 
-def move_figure(page: Any, figure: str, legal: list[dict], steps: int) -> int:
+def move_figure(page: Any, figure: str, legal: list[dict], steps: int, shot: Path | None = None) -> int:
     """Pick a figure on the board, then click lit cells; the selection stays while it can move."""
     click_figure(page, figure)
     page.wait_for_function(f"() => window.__dt.table.selection === 'fig:{figure}'")
+    if shot is not None:
+        page.screenshot(path=str(shot))  # the picked figure and its lit cells
     done = 0
     for _ in range(steps):
         state = state_of(page)
@@ -96,7 +98,7 @@ def move_figure(page: Any, figure: str, legal: list[dict], steps: int) -> int:
     return done
 
 
-def keeper_step(page: Any, log: list[str]) -> None:
+def keeper_step(page: Any, log: list[str], artifacts: Path) -> None:
     """One Keeper decision by clicking: summon on a lit cell, step monsters, place, or end the step."""
     state = state_of(page)
     legal, view = state["legal"], state["view"]
@@ -125,7 +127,7 @@ def keeper_step(page: Any, log: list[str]) -> None:
     moving = [a for a in legal if isinstance(a.get("figure"), str) and a.get("to")]
     if view["phase"] == "K3" and moving and "stepped" not in log:
         movers = sorted({a["figure"] for a in moving})
-        assert move_figure(page, movers[0], legal, 2) >= 1
+        assert move_figure(page, movers[0], legal, 2, artifacts / "dorn-keeper.png") >= 1
         if len(movers) > 1:
             move_figure(page, movers[1], legal, 1)
         log.append("stepped")
@@ -311,11 +313,11 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
             assert any(due(p) for p in (keeper, heroes)), f"nobody can act: {view['phase']} {log}"
             continue
         if page is keeper:
-            keeper_step(keeper, log)
+            keeper_step(keeper, log, artifacts)
         else:
             hero_step(heroes, log)
-        if "done K3" in log and not shot:
-            keeper.screenshot(path=str(artifacts / "dorn-keeper.png"))
+        if "heroes_1 done H1" in log and not shot:
+            heroes.screenshot(path=str(artifacts / "dorn-heroes-turn.png"))
             shot = True
     view = state_of(keeper)["view"]
     assert view["k"] == start_k + 1 and view["phase"] == "K1", log

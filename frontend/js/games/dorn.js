@@ -476,10 +476,11 @@ class DornRenderer {
 
   drawCell(ctx, x, y) {
     const s = this.cell;
-    const px = this.ox + x * s;
-    const py = this.oy + y * s;
-    const zone = this.zoneAt(x, y);
-    const gateOpen = Boolean(this.view && this.view.gate_open);
+    this.drawZone(ctx, this.ox + x * s, this.oy + y * s, s, this.zoneAt(x, y), Boolean(this.view && this.view.gate_open));
+  }
+
+  /** One square of a zone, its colour and its pattern (board cells and legend swatches). */
+  drawZone(ctx, px, py, s, zone, gateOpen) {
     const style = TERRAIN_STYLE[zone === "gate" && gateOpen ? "floor" : zone] || TERRAIN_STYLE.floor;
     ctx.save();
     ctx.fillStyle = style.fill;
@@ -1284,7 +1285,7 @@ class DornRenderer {
     const found = arts.filter(([, a]) => a.picked).length;
     section(`Artifacts found  ${found}/${arts.length || 6}`);
     const aw = w / Math.max(6, arts.length);
-    arts.forEach(([id, a], i) => {
+    arts.forEach(([, a], i) => {
       const cx = x0 + aw * i + aw / 2;
       const cy = y + aw * 0.42;
       ctx.globalAlpha = a.picked || a.carrier ? 1 : 0.35;
@@ -1297,11 +1298,10 @@ class DornRenderer {
         ctx.textBaseline = "top";
         ctx.fillText(this.heroName(a.carrier).slice(0, 3), cx, cy + aw * 0.36);
       }
-      void id;
     });
     y += aw * 0.95 + fs * 0.4;
 
-    // Decks and the bag (counts only: their order and contents are secret).
+    // Decks and the bag (counts only: their order and contents are secret); then the legend.
     section("Decks");
     const lines = [
       `Treasure ${v.treasure_deck ?? "?"} · Blessings ${v.blessing_deck ?? "?"}`,
@@ -1314,7 +1314,98 @@ class DornRenderer {
       text(line, fs * 0.7, { color: "#d8cbb8", weight: 500 });
       y += fs * 0.95;
     }
+    this.drawLegend(ctx, x0, y, w, r.y + r.h - pad, fs);
     ctx.restore();
+  }
+
+  /** What the colours and patterns mean, as far as the panel has room. */
+  drawLegend(ctx, x0, y0, w, bottom, fs) {
+    const s = this.cell;
+    const sw = Math.max(9, s * 0.5);
+    const rowH = sw + 4;
+    const entries = [
+      ["zone", "crypt", "Crypt"],
+      ["zone", "dark_temple", "Dark Temple"],
+      ["zone", "graveyard", "Graveyard"],
+      ["zone", "black_moor", "Black Moor"],
+      ["zone", "sewers", "Sewers"],
+      ["zone", "chamber", "Chamber"],
+      ["zone", "trail", "Trail"],
+      ["zone", "argos", "Argos"],
+      ["mark", "F", "Fountain"],
+      ["mark", "TP", "Teleport"],
+      ["token", "P", "Treasure"],
+      ["token", "A", "Artifact"],
+      ["fig", "weak", "Weak monster"],
+      ["fig", "strong", "Strong monster"],
+    ];
+    const rows = Math.ceil(entries.length / 2);
+    if (y0 + s * 0.5 + fs + rows * rowH > bottom) return;
+    let y = y0;
+    y += s * 0.25;
+    ctx.strokeStyle = "#3b332a";
+    ctx.beginPath();
+    ctx.moveTo(x0, y);
+    ctx.lineTo(x0 + w, y);
+    ctx.stroke();
+    y += s * 0.25;
+    ctx.font = `700 ${fs * 0.72}px system-ui, sans-serif`;
+    ctx.fillStyle = "#b7a68f";
+    ctx.textAlign = "left";
+    ctx.textBaseline = "top";
+    ctx.fillText("LEGEND", x0, y);
+    y += fs * 0.95;
+    const colW = w / 2;
+    entries.forEach(([kind, id, label], i) => {
+      const x = x0 + (i % 2) * colW;
+      const top = y + Math.floor(i / 2) * rowH;
+      const c = { x: x + sw / 2, y: top + sw / 2 };
+      if (kind === "zone") {
+        this.drawZone(ctx, x, top, sw, id, false);
+        ctx.strokeStyle = "#0d0b09";
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x + 0.5, top + 0.5, sw - 1, sw - 1);
+      } else if (kind === "mark") {
+        this.drawZone(ctx, x, top, sw, "floor", false);
+        const k = sw / 32;
+        ctx.save();
+        if (id === "F") {
+          ctx.fillStyle = "#2c8fd6";
+          ctx.beginPath();
+          ctx.moveTo(c.x, c.y - 11 * k);
+          ctx.quadraticCurveTo(c.x + 9 * k, c.y + 1 * k, c.x, c.y + 9 * k);
+          ctx.quadraticCurveTo(c.x - 9 * k, c.y + 1 * k, c.x, c.y - 11 * k);
+          ctx.fill();
+        } else {
+          ctx.strokeStyle = "#0d7f8f";
+          ctx.lineWidth = Math.max(1, 2.5 * k);
+          for (const rr of [12, 6]) {
+            ctx.beginPath();
+            ctx.arc(c.x, c.y, rr * k, 0.3, 2 * Math.PI - 0.3);
+            ctx.stroke();
+          }
+        }
+        ctx.restore();
+      } else if (kind === "token") {
+        if (id === "P") this.treasureToken(ctx, c.x, c.y, sw * 0.45);
+        else this.artifactToken(ctx, c.x, c.y, sw * 0.48);
+      } else {
+        ctx.save();
+        ctx.beginPath();
+        ctx.roundRect(x + 1, top + 1, sw - 2, sw - 2, id === "weak" ? 2 : sw / 2.6);
+        ctx.fillStyle = id === "weak" ? WEAK_FILL : STRONG_FILL;
+        ctx.fill();
+        ctx.strokeStyle = id === "weak" ? "#f1dcc0" : "#f0c84a";
+        ctx.lineWidth = 1.2;
+        ctx.stroke();
+        ctx.restore();
+      }
+      ctx.font = `500 ${fs * 0.64}px system-ui, sans-serif`;
+      ctx.fillStyle = "#d8cbb8";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.fillText(label, x + sw + 5, c.y + 1);
+    });
   }
 
   drop(ctx, x, y, r, full) {
