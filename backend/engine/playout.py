@@ -56,6 +56,7 @@ def play_random(
     opts = game.normalize_options(options)
     state = game.initial_state(seed_from_int(seed), opts)
     rng = driver_rng(seed)
+    steer = getattr(game, "sim_choice", None)
     record = Playout(seed=seed, options=opts)
     for _ in range(max_actions):
         outcome = game.outcome(state)
@@ -69,7 +70,8 @@ def play_random(
         legal = game.legal_actions(state, seat)
         if not legal:
             raise AssertionError(f"seat {seat!r} is asked to act but has no legal action")
-        action = legal[rng.below(len(legal))]
+        # A game may steer the pick among its listed actions (Dorn: see games/dorn/sim.py).
+        action = legal[rng.below(len(legal))] if steer is None else steer(state, seat, legal, rng)
         if on_step is not None:
             on_step(state, seat, action, legal)
         state = game.apply(state, seat, action).state

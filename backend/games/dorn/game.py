@@ -7,7 +7,7 @@ from typing import Any
 
 from backend.engine.core import Action, Outcome, SeatInfo, Transition
 
-from . import actions, view
+from . import actions, sim, view
 from .board import BOARD, load_json
 from .catalog import HEROES, TIE_BREAK
 from .rules import setup
@@ -101,6 +101,10 @@ class DornGame:
         }
         options.update(overrides)
         return options
+
+    def sim_choice(self, state: State, seat: str, legal: list[Action], rng: Any) -> Action:
+        """The random driver's pick, steered towards progress (see ``sim.py``)."""
+        return sim.choose(state, seat, legal, rng)
 
     def secrets(self, state: State, seat: str | None) -> set[str]:
         return view.secrets(state, seat)
