@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -89,23 +90,38 @@ def measure(name: str, games: int, players: int | None, seed0: int) -> dict[str,
     }
 
 
+HEADER = [
+    "| game | players | games/s | actions/game | µs/step (driver, all-in) | µs/validate+apply | baseline µs/step | ratio | load avg | results |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
 def write_readme(rows: list[dict[str, Any]], skipped: dict[str, str]) -> None:
-    lines = [
-        BEGIN,
-        "| game | players | games/s | actions/game | µs/step (driver, all-in) | µs/validate+apply | baseline µs/step | ratio | results |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    """Replace the rows of the games measured now; keep the other games' last rows."""
+    text = README.read_text(encoding="utf-8") if README.exists() else "# Benchmarks\n"
+    old_rows: dict[str, str] = {}
+    if BEGIN in text:
+        block = text.split(BEGIN, 1)[1].split(END, 1)[0]
+        for line in block.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if (
+                line.startswith("| ")
+                and len(cells) == len(HEADER[1].strip("|").split("|"))
+                and cells[0] != "game"
+            ):
+                old_rows[cells[0]] = line
+    load = round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else "?"
     for r in rows:
-        lines.append(
+        old_rows[r["game"]] = (
             f"| {r['game']} | {r['players'] or 'varied'} | {r['games_per_second']} | {r['actions_per_game']} | "
             f"{r['us_per_step_driver']} | {r['us_per_validate_apply']} | {r['baseline_us_per_step']} | "
-            f"{r['ratio_to_baseline']} | {json.dumps(r['results'], sort_keys=True)} |"
+            f"{r['ratio_to_baseline']} | {load} | {json.dumps(r['results'], sort_keys=True)} |"
         )
+    lines = [BEGIN, *HEADER, *[old_rows[g] for g in sorted(old_rows)]]
     for name, why in skipped.items():
         lines.append(f"\n{name}: skipped ({why})")
     lines.append(END)
     block = "\n".join(lines)
-    text = README.read_text(encoding="utf-8") if README.exists() else "# Benchmarks\n"
     if BEGIN in text:
         text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, text, flags=re.S)
     else:
