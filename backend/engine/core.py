@@ -124,6 +124,10 @@ class Game(Protocol[S]):
         """Fill defaults and check table options; raise InvalidOptions with a clear message."""
         ...
 
+    def options_schema(self) -> dict[str, JSON]:
+        """How a lobby offers the options: a JSON-schema subset (docs/protocol.md)."""
+        ...
+
     def seats(self, options: Mapping[str, JSON]) -> list[SeatInfo]:
         """The seats a table with these (normalized) options has, in turn order."""
         ...

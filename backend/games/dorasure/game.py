@@ -66,6 +66,32 @@ class Dorasure:
             raise InvalidOptions("bad_fang", "The Fang option is true or false.")
         return {"heroes": sorted(heroes, key=PRIORITY.get), "fang": fang}
 
+    def options_schema(self) -> dict[str, Any]:
+        """How a lobby offers the options above (a JSON-schema subset, see docs/protocol.md)."""
+        ids = sorted(HEROES, key=lambda h: PRIORITY.get(h, len(PRIORITY)))
+        return {
+            "type": "object",
+            "properties": {
+                "heroes": {
+                    "title": "Heroes",
+                    "description": "One seat per hero, 2 to 11 heroes; the Grand Master plays alone.",
+                    "type": "array",
+                    "items": {"enum": ids},
+                    "x-labels": {h: HEROES[h]["name"] for h in ids},
+                    "minItems": 1,
+                    "maxItems": 11,
+                    "default": ["ninja", "hunter"],
+                },
+                "fang": {
+                    "title": "Fang expansion",
+                    "description": "Five land tiles replace the Fang sites.",
+                    "type": "boolean",
+                    "default": False,
+                },
+            },
+            "required": ["heroes"],
+        }
+
     def seats(self, options: Mapping[str, Any]) -> list[SeatInfo]:
         return [SeatInfo(h, HEROES[h]["name"]) for h in options["heroes"]]
 
