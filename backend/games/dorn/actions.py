@@ -157,7 +157,11 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
         for hid in mine:
             h = s["heroes"][hid]
             if want("move"):
-                dests = movement.hero_destinations(w, hid)
+                # ``w`` is the shared read-only Work of this state: validating several moves of
+                # one hero walks once.
+                dests = w.memo.get(("dest", hid))
+                if dests is None:
+                    dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
                 out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(dests)]
             if want("pick_up"):
                 out += [
@@ -191,22 +195,25 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
 
 
 def _creature_moves(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
-    """The creature's move actions, memoised with its destinations (the Keeper's movement list
-    is the longest the game has, rebuilt after every move; most creatures' lists do not change).
-    The dicts are shared between calls, like every listed action they are only read."""
-    key = (cid, *movement.destinations_key(w, cell, budget))
+    """The creature's move actions, kept with the destinations they were built from (the Keeper's
+    movement list is the longest the game has, rebuilt after every move, and most creatures'
+    destinations do not change).  The dicts are shared between calls; listed actions are only
+    ever read."""
+    dests = movement.creature_destinations(w, cid, cell, budget)
+    key = (cid, cell, budget)
     found = _MOVES.get(key)
-    if found is None:
-        if len(_MOVES) > 3000:
+    if found is None or found[0] is not dests:
+        if len(_MOVES) > 4000:
             _MOVES.clear()
-        dests = movement.creature_destinations(w, cid, cell, budget)
-        found = _MOVES[key] = [
-            {"type": "move", "figure": cid, "to": [c % BOARD.width, c // BOARD.width]} for c in sorted(dests)
-        ]
-    return found
+        width = BOARD.width
+        found = _MOVES[key] = (
+            dests,
+            [{"type": "move", "figure": cid, "to": [c % width, c // width]} for c in sorted(dests)],
+        )
+    return found[1]
 
 
-_MOVES: dict[tuple, list[Action]] = {}
+_MOVES: dict[tuple[str, int, int], tuple[dict[int, int], list[Action]]] = {}
 
 
 def _heroes_adjacent(w: Work, a: str, b: str) -> bool:

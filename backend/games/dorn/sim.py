@@ -72,10 +72,9 @@ def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
 
 
 def _keeper_moves(s: State, legal: list[Action]) -> list[Action]:
-    targets = [
-        h["cell"] for h in s["heroes"].values() if h["cell"] is not None and h["cell"] not in BOARD.safe
-    ]
+    targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
     melee, pike, shot = _engagement(targets)
+    monsters = s["monsters"]
     engage: list[Action] = []
     chamber: list[Action] = []
     for a in legal:
@@ -84,22 +83,27 @@ def _keeper_moves(s: State, legal: list[Action]) -> list[Action]:
         x, y = a["to"]
         cell = y * W + x
         fid = a["figure"]
-        kind = "melee" if fid == ZORKAL else MONSTERS[s["monsters"][fid]["type"]]["reach"]
-        wanted = pike if kind == "pike" else shot if kind == "shot" else melee
-        if any(c in wanted for c in BOARD.footprint[cell]):
+        kind = "melee" if fid == ZORKAL else MONSTERS[monsters[fid]["type"]]["reach"]
+        if cell in (pike if kind == "pike" else shot if kind == "shot" else melee):
             engage.append(a)
         elif cell in CHAMBER:
             chamber.append(a)
     return engage or chamber
 
 
-def _engagement(hero_cells: Iterable[int]) -> tuple[set[int], set[int], set[int]]:
+def _engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int]]:
     """Cells from which a melee, a pike and a shooting creature could reach one of the heroes
-    (lines of sight are not checked: a nudge, not a rule)."""
+    outside Argos and the Herbalist (lines of sight are not checked: a nudge, not a rule).  A
+    pad cell counts when either cell of its pad does."""
+    found = _ENGAGE.get(hero_cells)
+    if found is not None:
+        return found
     melee: set[int] = set()
     pike: set[int] = set()
     shot: set[int] = set()
     for hc in hero_cells:
+        if hc in BOARD.safe:
+            continue
         for c in BOARD.footprint[hc]:
             melee.update(BOARD.neighbours[c])
             x, y = c % W, c // W
@@ -111,7 +115,15 @@ def _engagement(hero_cells: Iterable[int]) -> tuple[set[int], set[int], set[int]
                 for dy in range(-3 + abs(dx), 4 - abs(dx)):
                     if BOARD.in_bounds(x + dx, y + dy):
                         shot.add((y + dy) * W + x + dx)
-    return melee, pike, shot
+    for cells in (melee, pike, shot):
+        cells.update([p for c, p in BOARD.partner.items() if c in cells])
+    if len(_ENGAGE) > 5000:
+        _ENGAGE.clear()
+    found = _ENGAGE[hero_cells] = (melee, pike, shot)
+    return found
+
+
+_ENGAGE: dict[tuple[int, ...], tuple[set[int], set[int], set[int]]] = {}
 
 
 # ---------------------------------------------------------------------------------------

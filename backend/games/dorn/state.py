@@ -57,9 +57,9 @@ def clone(state: State) -> State:
         h["mv"] = list(h["mv"])
     s["zorkal"] = dict(state["zorkal"])
     for key, value in state.items():
-        if isinstance(value, list):
-            s[key] = [dict(v) if isinstance(v, dict) else v for v in value]
-    s["rng"] = list(state["rng"])
+        if type(value) is list:
+            # Lists hold plain values (ids, cells) or, like ``attacks``, only dicts.
+            s[key] = [dict(v) for v in value] if value and type(value[0]) is dict else value[:]
     s["bag"] = dict(state["bag"])
     s["blessings"] = dict(state["blessings"])
     s["summon"] = dict(state["summon"])
@@ -111,7 +111,7 @@ class Work:
         self._occ: dict[int, str] | None = None
         self._obst: set[int] | None = None
         self._blocked: int | None = None
-        self.memo: dict[str, Any] = {}  # derived data of a read-only Work (see ``reader``)
+        self.memo: dict[Any, Any] = {}  # derived data of a read-only Work (see ``reader``)
 
     # -- randomness -------------------------------------------------------------------
     @property

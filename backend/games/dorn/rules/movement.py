@@ -127,34 +127,40 @@ def creature_destinations(w: Work, cid: str, cell: int, budget: int) -> dict[int
     the next step may leave from either (content 1.7.4); the far pad cell is not offered as a
     destination of its own, as standing on it is the same position.
 
-    The answer depends only on the start, the budget, the gate and which cells near the start
-    hold a figure or an obstacle, so it is memoised on exactly that (the returned dict is
-    shared: read it, never change it)."""
+    The answer depends only on the start, the budget, the gate and which of the cells the walk
+    looked at hold a figure or an obstacle, so it is memoised on exactly that: the Keeper's list
+    is rebuilt after every move, and a move rarely touches most creatures' walks.  The returned
+    dict is shared: read it, never change it."""
     if budget <= 0:
         return {}
-    key = destinations_key(w, cell, budget)
-    found = _DESTINATIONS.get(key)
-    if found is None:
-        if len(_DESTINATIONS) > 6000:
-            _DESTINATIONS.clear()
-        found = _DESTINATIONS[key] = _walk(w, cid, cell, budget, key[2])
-    return found
-
-
-def destinations_key(w: Work, cell: int, budget: int) -> tuple[int, int, bool, int]:
-    """Everything ``creature_destinations`` depends on, as a hashable key."""
     gate = bool(w.s["gate"])
-    return (cell, budget, gate, w.blocked_bits() & _region(cell, budget, gate))
+    blocked = w.blocked_bits()
+    key = (cell, budget, gate)
+    known = _WALKS.get(key)
+    if known is not None:
+        for looked, snapshot, dests in known:
+            if blocked & looked == snapshot:
+                return dests
+    else:
+        if len(_WALKS) > 4000:
+            _WALKS.clear()
+        known = _WALKS[key] = []
+    dests, looked = _walk(w, cid, cell, budget, gate)
+    known.insert(0, (looked, blocked & looked, dests))
+    del known[4:]
+    return dests
 
 
-def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> dict[int, int]:
-    own = BOARD.cells_of(cell)
+def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> tuple[dict[int, int], int]:
+    """Breadth-first walk; also returns the bits of the cells whose contents it looked at."""
+    own = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
     enterable = CREATURE_OPEN if gate else CREATURE_CLOSED
     neighbours = BOARD.neighbours
     partner = BOARD.partner
     seen = set(own)
+    looked = 0
     out: dict[int, int] = {}
     frontier = list(own)
     d = 0
@@ -163,13 +169,17 @@ def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> dict[int, in
         nxt: list[int] = []
         for c in frontier:
             for n in neighbours[c]:
-                if n in seen or not enterable[n] or n in obstacles:
+                if n in seen or not enterable[n]:
+                    continue
+                looked |= 1 << n
+                if n in obstacles:
                     continue
                 fid = occ.get(n)
                 if fid is not None and fid != cid:
                     continue
                 p = partner.get(n)
                 if p is not None:
+                    looked |= 1 << p
                     pf = occ.get(p)
                     if p in obstacles or (pf is not None and pf != cid):
                         continue
@@ -179,48 +189,16 @@ def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> dict[int, in
                 out[n] = d
                 nxt.append(n)
         frontier = nxt
-    return out
-
-
-def _region(cell: int, budget: int, gate: bool) -> int:
-    """Bits of every cell whose contents can change ``_walk``'s answer: cells within ``budget``
-    steps on the empty board, their neighbours and their pad partners."""
-    key = (cell, budget, gate)
-    bits = _REGIONS.get(key)
-    if bits is None:
-        enterable = CREATURE_OPEN if gate else CREATURE_CLOSED
-        reached = set(BOARD.cells_of(cell))
-        seen = set(reached)
-        frontier = list(reached)
-        for _ in range(budget):
-            nxt = []
-            for c in frontier:
-                for n in BOARD.neighbours[c]:
-                    seen.add(n)
-                    p = BOARD.partner.get(n)
-                    if p is not None:
-                        seen.add(p)
-                    if enterable[n] and n not in reached:
-                        reached.add(n)
-                        nxt.append(n)
-                        if p is not None and p not in reached:
-                            reached.add(p)
-                            nxt.append(p)
-            frontier = nxt
-        bits = 0
-        for c in seen:
-            bits |= 1 << c
-        _REGIONS[key] = bits
-    return bits
-
-
-_DESTINATIONS: dict[tuple[int, int, bool, int], dict[int, int]] = {}
-_REGIONS: dict[tuple[int, int, bool], int] = {}
+    return out, looked
 
 
 def creature_can_move(w: Work, cid: str, cell: int) -> bool:
     """Whether a first step exists (then a one-step path does)."""
     return bool(creature_destinations(w, cid, cell, 1))
+
+
+# (start cell, budget, gate) -> the last few walks: (cells looked at, their contents, answer).
+_WALKS: dict[tuple[int, int, bool], list[tuple[int, int, dict[int, int]]]] = {}
 
 
 # Per cell: may a creature stand there (gate closed / gate open), content 1.6.
