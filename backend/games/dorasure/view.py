@@ -15,7 +15,8 @@
   ``party`` {relics_unlocked, weapons_bonus, first_lair_found}; ``lands`` {site: tile};
   ``mountains``: [{id, name, state, flags, replenished, quest (only face up), reward
   (only face up)}]; ``reserve_count``; ``movement`` (dice left, steps, path) while a
-  hero moves; ``roll`` (the roll in progress); ``last`` (last movement / scored roll /
+  hero moves; ``roll`` (the roll in progress); ``damage`` (the damage event being
+  resolved: source, damage per target after the Doll, points absorbed so far); ``last`` (last movement / scored roll /
   rampage / retaliation); ``prompts``: [{seat, kind, text, ...}]; ``outcome``.
 
 Never in a view: face-down quest or reward identities, the reserve, the seed.
@@ -155,6 +156,11 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
             else None
         ),
         "roll": _roll(s),
+        "damage": (
+            {"source": s.dmg["source"], "targets": dict(s.dmg["targets"]), "absorbed": dict(s.dmg["absorb"])}
+            if s.dmg is not None
+            else None
+        ),
         "last": s.last,
         "prompts": [_prompt(s, p) for p in s.prompts],
         "outcome": {"result": s.result[0], "reason": s.result[1]} if s.result else None,

@@ -90,3 +90,26 @@ def test_levels_apply_growth(monkeypatch):
     gain_exp(ctx, g, 20, "test")
     assert g["exp"] == 10 and g["level"] == 6 and g["pd"] == 3 and g["max_hp"] == 8
     assert [e.kind for e in ctx.events].count("level_up") == 5
+
+
+def test_absorption_is_asked_in_seat_order_from_the_current_hero(monkeypatch):
+    # R8 step 3: one prompt at a time, from the current hero clockwise; earlier answers are public.
+    t = Table(
+        monkeypatch,
+        {"ninja": {"pos": "p05", "res": 2}, "hunter": {"pos": "p09", "res": 3}, "vampire": {"pos": "p11"}},
+        current="hunter",
+    )
+    t.run_op(("rampage", 0), 3)  # scorch: 1 damage to everyone
+    assert t.to_act() == frozenset({"hunter"})
+    t.act("hunter", {"type": "absorb", "amount": 1})
+    assert t.to_act() == frozenset({"vampire"})
+    assert GAME.view(t.s, "vampire")["damage"] == {
+        "source": "the Dragon's fire",
+        "targets": {"ninja": 1, "hunter": 1, "vampire": 1},
+        "absorbed": {"hunter": 1},
+    }
+    t.act("vampire", {"type": "absorb", "amount": 0})
+    assert t.to_act() == frozenset({"ninja"})
+    t.act("ninja", {"type": "absorb", "amount": 0})
+    assert [t.hero(h)["hp"] for h in ("ninja", "hunter", "vampire")] == [3, 4, 3]
+    assert t.hero("hunter")["res"] == 2 and GAME.view(t.s, None)["damage"] is None

@@ -122,3 +122,40 @@ def test_a_lone_hero_is_both_highest_and_lowest(monkeypatch):
     t = Table(monkeypatch, {"grand_master": {"pos": "p05", "res": 0}})
     t.run_op(("rampage", 0), 4, 3)
     assert t.hero("grand_master")["hp"] == 5
+
+
+SOLVED = {
+    "m1": "mysterious_inscriptions/treasure:solved",
+    "m2": "golem_guardian/book_of_dragons:solved",
+    "m3": "teleportation_trap/anti_dragon_weapons:solved",
+    "m5": "evil_chimera/dragons_lair:solved",
+}
+
+
+def test_a_roaming_result_without_damage_still_runs_the_checkpoint(monkeypatch):
+    # §2.2 / R24 / R28: the Vampire solves the last quest but Blood Magic leaves her at 0 Health;
+    # the first Lair pushes the meter to 14. The first final Rampage (driven back) deals no damage,
+    # yet its checkpoint gives her the revival roll before the second roll and the battle.
+    t = Table(
+        monkeypatch,
+        {"magician": {"pos": "city", "res": 0}, "vampire": {"pos": "p15", "res": 0, "hp": 1}},
+        current="vampire",
+        meter=13,
+        mountains={"m4": "horde_of_goblins/dragons_lair:revealed:2", **SOLVED},
+    )
+    t.start_turn(1, 1, 1)
+    t.act("vampire", {"type": "end_move"})
+    t.act(
+        "vampire",
+        {"type": "quest", "mountain": "m4", "invite": []},
+        *(6, 6, 1),  # Thirst: Combat 3 - 2 = 1 die, 6→6→1 = +1; 2 flags + 1 = 3: solved; the 1 costs Health
+        *(2, 5, 3),  # final Rampage 1 of 2: driven back (Magician 5, Vampire 3)
+        *(6, 2),  # her revival roll
+        *(6, 1, 2),  # final Rampage 2 of 2: plunder (Magician 1, Vampire 2)
+        *(4, 4, 2, 3),  # battle: the Vampire (trigger) rolls 2 dice = 2, Team Combo 2 + 0 + 0: 1 damage each
+    )
+    kinds = [k for k in t.kinds() if k in ("rampage", "revival", "phase")]
+    assert kinds == ["rampage", "revival", "rampage", "phase"]
+    v = t.hero("vampire")
+    assert not v["dead"] and v["hp"] == v["max_hp"] - 1 and t.s.phase == 2
+    assert t.s.current == "magician" and t.prompt("magician") == "spend"

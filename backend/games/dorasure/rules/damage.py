@@ -2,8 +2,8 @@
 
 One *damage event* (R8, R23) is: the damage of each target is known → the
 Shaman may take some onto himself (R45) → each damaged hero holding resources
-answers how much to absorb (simultaneous prompts: each answer only concerns its
-own hero, so asking in seat order would change nothing) → Health drops → any
+answers how much to absorb, one after another in seat order from the current
+hero (R8) → Health drops → any
 Dragon damage of the same result lands (head-on strike) → checkpoint (R24).
 """
 
@@ -27,7 +27,7 @@ def damage(targets: dict[str, int], source: str, dragon: int = 0) -> tuple[Any, 
 def _damage(ctx: Ctx, targets: dict[str, int], source: str, dragon: int) -> None:
     s = ctx.s
     live = {h: n for h, n in targets.items() if n > 0 and not s.heroes[h]["dead"] and s.heroes[h]["hp"] > 0}
-    s.dmg = {"targets": live, "source": source, "dragon": dragon, "absorb": {}}
+    s.dmg = {"targets": live, "source": source, "dragon": dragon, "absorb": {}, "asked": []}
     push(s, ("dmg_absorb",), ("dmg_apply",))
     if live and doll_ready(s) and any(h != "shaman" for h in live):
         ask(s, "shaman", "doll")
@@ -39,14 +39,29 @@ def doll_ready(s: State) -> bool:
     return bool(h and s.relic and not h["dead"] and h["hp"] > 0)
 
 
+def from_current(s: State) -> list[str]:
+    """Seat order starting with the current hero (R8 step 3)."""
+    i = s.order.index(s.current)
+    return [*s.order[i:], *s.order[:i]]
+
+
 @op("dmg_absorb")
 def _dmg_absorb(ctx: Ctx) -> None:
+    """R8 step 3: one damaged hero holding resources at a time, in seat order from the
+    current hero; each answer is public before the next hero decides (a later hero may
+    absorb freely when an earlier one lets himself fall: a successful revival zeroes
+    every hero's resources anyway)."""
     s = ctx.s
-    assert s.dmg is not None
-    for hid in s.order:
-        n = s.dmg["targets"].get(hid, 0)
-        if n > 0 and points(s.heroes[hid]) > 0:
+    d = s.dmg
+    assert d is not None
+    asked = d["asked"]
+    for hid in from_current(s):
+        n = d["targets"].get(hid, 0)
+        if hid not in asked and n > 0 and points(s.heroes[hid]) > 0:
+            asked.append(hid)
+            push(s, ("dmg_absorb",))
             ask(s, hid, "absorb", amount=n)
+            return
 
 
 @op("dmg_apply")

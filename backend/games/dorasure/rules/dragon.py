@@ -89,6 +89,14 @@ def comparison(ctx: Ctx, why: str) -> dict[str, int]:
     return faces
 
 
+def names(heroes: list[str]) -> str:
+    return ", ".join(name(h) for h in heroes)
+
+
+def verb(heroes: list[str], one: str, many: str) -> str:
+    return one if len(heroes) == 1 else many
+
+
 def extreme(faces: dict[str, int], highest: bool) -> list[str]:
     """Everyone tied at the extreme (no re-roll; a lone hero is both, R12)."""
     target = max(faces.values()) if highest else min(faces.values())
@@ -122,7 +130,10 @@ def _rampage(ctx: Ctx, which: int) -> None:
         hit = extreme(comparison(ctx, "the Dragon's charge"), highest=True)
         for hid in hit:
             place_home(ctx, s.heroes[hid])  # R20/R26/R61: forced placement, trap released
-        ctx.emit("driven_back", ", ".join(name(h) for h in hit) + " are driven back home.", heroes=hit)
+        ctx.emit("driven_back", f"{names(hit)} {verb(hit, 'is', 'are')} driven back home.", heroes=hit)
+        # §2.2 / R24: every chart result is one event followed by a checkpoint, even one that
+        # deals no damage (a hero left at 0 Health by Blood Magic must get his revival roll).
+        push(s, ("checkpoint", []))
     elif result == "scorch_all":
         push(s, damage({h: ROAMING_DAMAGE[result] for h in s.living()}, "the Dragon's fire"))
     elif result in ("claw_lowest", "claw_highest"):
@@ -132,7 +143,8 @@ def _rampage(ctx: Ctx, which: int) -> None:
         hit = extreme(comparison(ctx, "the Dragon's plunder"), highest=False)
         for hid in hit:
             s.heroes[hid]["res"] = 0  # the Prince's Gold is immune, his Servants are not
-        ctx.emit("plunder", ", ".join(name(h) for h in hit) + " lose all their resources.", heroes=hit)
+        ctx.emit("plunder", f"{names(hit)} {verb(hit, 'loses', 'lose')} all resources.", heroes=hit)
+        push(s, ("checkpoint", []))  # §2.2 / R24, as above
 
 
 def dragon_damage(ctx: Ctx, d: int) -> list[int]:
