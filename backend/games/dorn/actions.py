@@ -20,6 +20,8 @@ from .state import ZORKAL, State, Work, cell_name, reader, xy
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
     "done": "You can only end a step you are taking part in.",
+    "take_back_done": "A hero seat may take back its Done only in the heroes' step it ended, before every "
+    "seat has sent Done.",
     "surrender": "Surrender is not possible now.",
     "propose_surrender": "A surrender can be proposed only by a hero seat on turn, with no proposal pending.",
     "surrender_vote": "Only hero seats asked about the surrender proposal can vote.",
@@ -71,7 +73,10 @@ def to_act(s: State) -> frozenset[str]:
     w = reader(s)
     found = w.memo.get("to_act")
     if found is None:
-        seats = turns.parry_seats(w) if phase == "K4P" else turns.hero_phase_seats(w)
+        if phase == "K4P":
+            seats = turns.parry_seats(w)
+        else:
+            seats = turns.hero_phase_seats(w) + [o for o in s["done"] if turns.may_take_back(w, o)]
         found = w.memo["to_act"] = frozenset(seats)
     return found
 
@@ -140,6 +145,11 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
         if want("parry"):
             for indices in turns.parry_choices(w, seat).values():
                 out += [{"type": "parry", "attack": i} for i in indices]
+        return out
+    if seat in s["done"]:
+        # Content 5.8: this seat has sent *done*; all it may do is take it back.
+        if want("take_back_done"):
+            out.append({"type": "take_back_done"})
         return out
     if want("done"):
         out.append({"type": "done"})
@@ -312,6 +322,14 @@ def _do(w: Work, seat: str, a: Action) -> None:
             w.emit("surrender_vote", f"{seat} refuses: the heroes fight on.", seat=seat, accept=False)
     elif kind == "done":
         _done(w, seat)
+    elif kind == "take_back_done":
+        s["done"].remove(seat)
+        w.emit(
+            "seat_resumes",
+            f"{seat} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",
+            seat=seat,
+            phase=s["phase"],
+        )
     elif kind == "level_zorkal":
         z = s["zorkal"]
         cost = _zorkal_level_cost(s)
@@ -468,6 +486,8 @@ def default_action(s: State, seat: str) -> Action | None:
         return {"type": "surrender_vote", "accept": False}
     if s["prompt"] is not None:
         return {"type": "place_monster", "to": xy(s["prompt"]["cells"][0])}
+    if seat in s["done"]:
+        return None  # it may take its Done back, but owes nothing
     return {"type": "done"}
 
 

@@ -351,3 +351,28 @@ def test_hero_seats_disagreeing_resolve_alphabetically():
         ("heroes_1", {"type": "move", "hero": "almanor", "to": [1, 1]}),
     ]
     assert [a["hero"] for _, a in GAME.batch_order(s, batch)] == ["almanor", "choros", "riel"]
+
+
+def test_a_seat_may_take_back_done_until_the_last_one_arrives():
+    """Content 5.8: a hero seat may take back *done* until the last seat's arrives; the
+    phase_action_limit of 5.12 (what keeps random play finite) makes a forced done final."""
+    split = [["almanor", "choros"], ["eleanor", "gor", "guelin"]]
+    s = position("", phase="H2", heroes=[h for g in split for h in g], split=split)
+    s = act(s, "heroes_1", {"type": "done"})
+    assert GAME.to_act(s) == {"heroes_1", "heroes_2"}
+    assert legal(s, "heroes_1") == [{"type": "take_back_done"}]
+    assert GAME.default_action(s, "heroes_1") is None  # it owes nothing
+    with pytest.raises(IllegalAction):
+        GAME.validate(s, "heroes_1", {"type": "move", "hero": "almanor", "to": [10, 17]})
+    back = act(s, "heroes_1", {"type": "take_back_done"})
+    assert back["done"] == [] and legal(back, "heroes_1", "move")
+    # The last done closes the step: nobody can take anything back any more.
+    closed = act(s, "heroes_2", {"type": "done"})
+    assert closed["phase"] == "H3" and closed["done"] == []
+    with pytest.raises(IllegalAction):
+        GAME.validate(closed, "heroes_1", {"type": "take_back_done"})
+    # A seat the phase_action_limit declared done stays done.
+    limited = edit(s, lambda w: w.s.update(options={**w.s["options"], "phase_action_limit": 2}))
+    limited = act(limited, "heroes_1", {"type": "take_back_done"})
+    limited = act(limited, "heroes_1", {"type": "move", "hero": "almanor", "to": [10, 17]})
+    assert "heroes_1" in limited["done"] and GAME.to_act(limited) == {"heroes_2"}

@@ -257,6 +257,19 @@ def hero_phase_seats(w: Work) -> list[str]:
     return out
 
 
+def may_take_back(w: Work, seat: str) -> bool:
+    """A hero seat that has sent *done* may take it back until the last seat's arrives (content
+    5.8); the phase is still open, so that one has not.  A seat the §5.12 phase_action_limit
+    declared done is done for good: that limit is what keeps random play from looping."""
+    s = w.s
+    if s["phase"] not in HERO_PHASES or seat not in s["done"] or not w.seat_heroes_on_board(seat):
+        return False
+    if s["phase"] == "H1" and s["blessings"].get(seat) is None:
+        return False
+    limit = s["options"].get("phase_action_limit")
+    return limit is None or s["cmds"].get(seat, 0) < limit
+
+
 def end_hero_phase(w: Work) -> None:
     phase = w.s["phase"]
     if phase == "H1":
