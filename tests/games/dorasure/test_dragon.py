@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+from backend.games.dorasure.game import GAME
+
 from .helpers import Table
 
 NO_RES = {"res": 0}
@@ -159,3 +163,69 @@ def test_a_roaming_result_without_damage_still_runs_the_checkpoint(monkeypatch):
     v = t.hero("vampire")
     assert not v["dead"] and v["hp"] == v["max_hp"] - 1 and t.s.phase == 2
     assert t.s.current == "magician" and t.prompt("magician") == "spend"
+
+
+def test_relocated_by_his_own_six_moves_on_from_home_with_the_same_dice(monkeypatch):
+    # R26 (+ R20): the trapped Werewolf's own 6 starts a Rampage that drives him back to the City;
+    # the trap is cleared and he moves from the City with the dice he rolled, the 6 included.
+    t = Table(
+        monkeypatch,
+        {"ninja": {"pos": "p05", "res": 0}, "werewolf": {"pos": "p15", "trapped": "m4"}},
+        current="werewolf",
+        meter=2,
+        mountains={"m4": "underground_labyrinth/treasure:revealed"},
+    )
+    t.start_turn(6, 3, 2, 2, 1, 5)  # movement 6 3 2; Rampage 2 (driven back): Ninja 1, Werewolf 5
+    w = t.hero("werewolf")
+    assert w["pos"] == "city" and w["trapped"] is None and t.s.meter == 3
+    assert t.prompt("werewolf") == "move" and sorted(t.s.move["dice"]) == [2, 3, 6]
+    assert {("r03", 2), ("r03", 3), ("r03", 6), ("r04", 6)} <= {
+        (a["to"], a["die"]) for a in t.legal("werewolf") if a["type"] == "step"
+    }
+    t.act("werewolf", {"type": "move", "to": "p16"})  # city → r04 (2) → p16 (3)
+    assert t.hero("werewolf")["pos"] == "p16"
+    assert {"type": "end_turn"} in t.legal("werewolf")  # no labyrinth duty any more
+
+
+def test_the_final_rampage_cancels_the_rest_of_the_turn_and_removes_unsolved_quests(monkeypatch):
+    # R28 + R30 + R64: the meter reaches 14 on a movement 6; two Roaming rolls, then the battle.
+    # The hidden quest (with the Treasure under it) and the two revealed ones are removed, their
+    # rewards lost unseen: no Mammoth Meat, no Anti-Dragon Weapons; the labyrinth trap is cleared.
+    t = Table(
+        monkeypatch,
+        {
+            "gladiator": {"pos": "p05", "hp": 2},
+            "hunter": {"pos": "p09", "res": 3},
+            "werewolf": {"pos": "p15", "trapped": "m4"},
+        },
+        current="gladiator",
+        meter=13,
+        mountains={
+            "m1": "mysterious_inscriptions/dragons_lair:solved",
+            "m2": "golem_guardian/treasure",
+            "m3": "teleportation_trap/anti_dragon_weapons:revealed:1",
+            "m4": "underground_labyrinth/book_of_dragons:revealed",
+            "m5": "horde_of_goblins/dragons_lair:solved",
+        },
+    )
+    t.start_turn(
+        *(6, 1, 1),  # movement: the 6 fills the meter
+        *(6, 1, 5, 3),  # final Rampage 1: plunder, the Gladiator is lowest
+        *(6, 2, 6, 4),  # final Rampage 2: plunder again
+        *(6, 4, 4, 4),  # the Gladiator attacks first with Combat 3 (no Weapons die): 4, from behind
+    )
+    assert t.s.phase == 2 and t.s.trigger == "gladiator" and "step" not in t.kinds()
+    assert t.event("phase")["removed"] == ["m2", "m3", "m4"]
+    for m in ("m2", "m3", "m4"):
+        assert t.s.mountains[m]["state"] == "removed" and t.s.mountains[m]["reward_state"] == "lost"
+    assert not t.s.relic and not t.s.weapons and "mammoth_meat" not in t.kinds()
+    assert t.hero("gladiator")["hp"] == 2 and t.hero("werewolf")["trapped"] is None
+    assert t.s.swords == 1 and t.s.current == "hunter" and t.prompt("hunter") == "spend"
+    # The lost tiles stay secret: nothing shown names them.
+    for viewer in ("gladiator", None):
+        m2 = GAME.view(t.s, viewer)["mountains"][1]
+        assert m2["state"] == "removed" and m2["quest"] is None and m2["reward"] is None
+    secrets = GAME.secrets(t.s, None)
+    assert {"golem_guardian", "treasure", "Treasure", "book_of_dragons", "anti_dragon_weapons"} <= secrets
+    shown = json.dumps([e.as_dict() for e in t.events] + [GAME.view(t.s, None)])
+    assert not any(f'"{x}"' in shown or x in shown for x in ("golem_guardian", "Golem Guardian", "treasure"))

@@ -180,3 +180,59 @@ def test_solving_the_last_quest_ends_the_phase(monkeypatch):
     t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 4, 4, 3, 6, 4, 6, 4)
     assert "rampage" in t.kinds() and t.s.phase == 2 and t.s.trigger == "werewolf"
     assert t.prompt("werewolf") == "extra_turn"  # Gauntlets (the Treasure was found)
+
+
+def test_beside_two_mountains_the_hero_picks_one_and_assisting_is_not_an_action(monkeypatch):
+    # R63: Belk borders Widowpeak (m1) and Ashcrown (m2): each is offered for what its tile allows.
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "belk"},
+        "werewolf",
+        mountains={"m2": "golem_guardian/book_of_dragons:revealed"},
+    )
+    acts = t.legal("werewolf")
+    assert {"type": "gather", "mountain": "m1"} in acts and {
+        "type": "quest",
+        "mountain": "m2",
+        "invite": [],
+    } in acts
+    assert not any(a["type"] == "gather" and a["mountain"] == "m2" for a in acts)
+    # p12 borders The Anvil (m3) and Howling Tor (m4); Hollowmere borders both too; p15 only m4.
+    t = at_action(
+        monkeypatch,
+        {
+            "gladiator": {"pos": "p15"},
+            "samurai": {"pos": "hollowmere", "res": 0},
+            "werewolf": {"pos": "p12"},
+        },
+        "werewolf",
+        mountains={
+            "m3": "mysterious_inscriptions/anti_dragon_weapons:revealed",
+            "m4": "horde_of_goblins/dragons_lair:revealed",
+        },
+        lair_found=True,
+    )
+    quests = [a for a in t.legal("werewolf") if a["type"] == "quest"]
+    assert {(a["mountain"], tuple(a["invite"])) for a in quests} == {
+        ("m3", ()),
+        ("m3", ("samurai",)),
+        ("m4", ()),
+        ("m4", ("gladiator",)),
+        ("m4", ("samurai",)),
+        ("m4", ("gladiator", "samurai")),
+    }
+    t.act("werewolf", {"type": "quest", "mountain": "m3", "invite": ["samurai"]})
+    t.act("samurai", {"type": "accept"})  # Training: 1 point, so he is asked to spend
+    # Knowledge 2 + 2 dice: 4 4 2 2 = 2, solved; one action only: the turn passes to the Gladiator.
+    t.act("samurai", {"type": "spend", "amount": 0}, 4, 4, 2, 2, 1, 1, 1)
+    assert t.s.mountains["m3"]["state"] == "solved" and t.s.current == "gladiator"
+    assert t.prompt("werewolf") is None and t.prompt("gladiator") == "move"
+    t.act("gladiator", {"type": "end_move"})
+    # Same round, the Samurai assists again, at the other mountain.
+    t.act("gladiator", {"type": "quest", "mountain": "m4", "invite": ["samurai"]})
+    t.act("samurai", {"type": "accept"})
+    t.act("samurai", {"type": "spend", "amount": 0}, 4, 4, 4, 2, 2, 2, 1, 1, 1)  # Combat 3 + 3: 3, solved
+    assert t.s.mountains["m4"]["state"] == "solved"
+    assert (
+        t.hero("samurai")["exp"] == 2 and t.hero("samurai")["res"] == 2
+    )  # two attempts, two Training points
