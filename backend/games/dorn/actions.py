@@ -324,6 +324,8 @@ def _do(w: Work, seat: str, a: Action) -> None:
         _done(w, seat)
     elif kind == "take_back_done":
         s["done"].remove(seat)
+        key = turns.TAKE_BACKS + seat
+        s["cmds"][key] = s["cmds"].get(key, 0) + 1
         w.emit(
             "seat_resumes",
             f"{seat} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",

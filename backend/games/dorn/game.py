@@ -99,6 +99,7 @@ class DornGame:
             "split": split,
             "round_limit": 200,
             "phase_action_limit": 40,
+            "take_back_limit": 1,
             "allow_surrender": rng.below(10) == 0,
         }
         options.update(overrides)

@@ -8,8 +8,8 @@ plus "charge" shortcuts).
 
 So the simulator's driver (``backend/engine/playout.py``) asks the game for its pick when the
 game offers ``sim_choice``.  The pick is always one of the listed actions, drawn with the
-driver's own Rng: with probability ``NUDGE`` it is drawn among the *purposeful* listed actions
-(below), otherwise uniformly among all of them, as before.  No rule is bent: every action is
+driver's own Rng: with probability ``NUDGE`` (1/2 for the Keeper, 3/4 for hero seats) it is
+drawn among the *purposeful* listed actions (below), otherwise uniformly among all of them.  No rule is bent: every action is
 validated and applied like a player's, and the conformance harness checks the whole list.
 
 Purposeful actions:
@@ -35,7 +35,9 @@ from .board import BOARD, WALL
 from .catalog import MONSTERS
 from .state import ZORKAL, State
 
-NUDGE = (1, 2)  # numerator, denominator: half of the picks are purposeful when any is listed
+# Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
+# per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
+NUDGE = {"keeper": (1, 2), "heroes": (3, 4)}
 
 W = BOARD.width
 CHAMBER = BOARD.chamber
@@ -43,7 +45,8 @@ CHAMBER = BOARD.chamber
 
 def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
     """The driver's pick among ``legal`` (see the module docstring)."""
-    if rng.below(NUDGE[1]) < NUDGE[0]:
+    num, den = NUDGE["keeper" if seat == "keeper" else "heroes"]
+    if rng.below(den) < num:
         purposeful = _purposeful(state, seat, legal)
         if purposeful:
             return purposeful[rng.below(len(purposeful))]

@@ -21,7 +21,8 @@ Shape (cells are integers ``y * 24 + x``)::
     bag, seen_strong   strong tokens left per type; strong types that have been on the board
     summon         K2 allowances {weak, strong, exclusive}
     attacks        K4 declarations [{by, target, parried}]
-    done, cmds     hero seats that ended the open phase; commands per seat in it
+    done, cmds     hero seats that ended the open phase; commands per seat in it (and, keyed
+                   "take_back:<seat>", its take-backs of done)
     prompt         a pending out-of-turn decision (hidden monster cell) or None
     surrender      a pending heroes' surrender proposal or None
     effects        per-phase hooks for cards and abilities (ids of active effects)

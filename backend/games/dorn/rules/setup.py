@@ -42,7 +42,15 @@ def _limit(options: Mapping[str, Any], key: str) -> int | None:
 def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Check heroes and split (S1): 5 different heroes of the 9, shared among 1-5 hero seats,
     each seat at least one hero.  Without a split, round-robin in tie-break order."""
-    known = {"heroes", "split", "round_limit", "phase_action_limit", "allow_surrender", "hero_seats"}
+    known = {
+        "heroes",
+        "split",
+        "round_limit",
+        "phase_action_limit",
+        "take_back_limit",
+        "allow_surrender",
+        "hero_seats",
+    }
     unknown = sorted(set(options) - known)
     if unknown:
         raise InvalidOptions("unknown_option", f"Dorn has no option {unknown[0]!r}.")
@@ -84,6 +92,7 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "split": [sorted(group, key=TIE_BREAK.index) for group in split],
         "round_limit": _limit(options, "round_limit"),
         "phase_action_limit": _limit(options, "phase_action_limit"),
+        "take_back_limit": _limit(options, "take_back_limit"),
         "allow_surrender": allow,
     }
 

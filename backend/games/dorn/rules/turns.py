@@ -260,14 +260,24 @@ def hero_phase_seats(w: Work) -> list[str]:
 def may_take_back(w: Work, seat: str) -> bool:
     """A hero seat that has sent *done* may take it back until the last seat's arrives (content
     5.8); the phase is still open, so that one has not.  A seat the §5.12 phase_action_limit
-    declared done is done for good: that limit is what keeps random play from looping."""
+    declared done is done for good: that limit is what keeps random play from looping.  The
+    engine option ``take_back_limit`` (like those of §5.12, for simulations only: no rule counts
+    take-backs) caps them per seat and step, so random seats do not spend the step undoing
+    each other's *done*."""
     s = w.s
     if s["phase"] not in HERO_PHASES or seat not in s["done"] or not w.seat_heroes_on_board(seat):
         return False
     if s["phase"] == "H1" and s["blessings"].get(seat) is None:
         return False
     limit = s["options"].get("phase_action_limit")
-    return limit is None or s["cmds"].get(seat, 0) < limit
+    if limit is not None and s["cmds"].get(seat, 0) >= limit:
+        return False
+    backs = s["options"].get("take_back_limit")
+    return backs is None or s["cmds"].get(TAKE_BACKS + seat, 0) < backs
+
+
+# ``cmds`` also counts each seat's take-backs in the open step, under this prefix.
+TAKE_BACKS = "take_back:"
 
 
 def end_hero_phase(w: Work) -> None:
