@@ -1,6 +1,7 @@
-"""Random play with the Treasure found from the start: every power is used somewhere,
-no listed action ever offers a power to a seat that does not own it, and every
-prompt's default answer is legal."""
+"""Random play: every power is used somewhere, no listed action ever offers a power to
+a seat that does not own it, no Treasure power is offered before the Treasure is
+found (R39), and every prompt's default answer is legal.  Most games find the
+Treasure before the first answer so that every power gets used."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ OWNER = {
     "extra_turn": {"werewolf"},
 }
 FLAG_OWNER = {"gust": {"samurai"}, "elixir": {"grand_master"}, "gold": {"prince"}}
+TREASURE_TYPES = {"lullaby", "big_bang", "poison", "doll", "shield", "kiss", "extra_turn"}
+TREASURE_FLAGS = {"gust", "elixir"}
 POWER_EVENTS = {
     "faith",
     "lullaby",
@@ -41,9 +44,10 @@ POWER_EVENTS = {
 }
 
 
-def play(seed: int, options: dict, seen: Counter) -> None:
+def play(seed: int, options: dict, seen: Counter, relic: bool = True) -> None:
     state = GAME.initial_state(seed_from_int(seed), GAME.normalize_options(options))
-    state.relic = True  # the Treasure is "found" before the first answer
+    if relic:
+        state.relic = True  # the Treasure is "found" before the first answer
     rng = driver_rng(seed)
     for _ in range(5000):
         if GAME.outcome(state) is not None:
@@ -57,6 +61,9 @@ def play(seed: int, options: dict, seen: Counter) -> None:
             assert owners is None or seat in owners, (seat, a)
             for flag, who in FLAG_OWNER.items():
                 assert flag not in a or seat in who, (seat, a)
+            if not state.relic:  # R39: no Treasure power before the Treasure is found
+                assert a["type"] not in TREASURE_TYPES and not TREASURE_FLAGS & set(a), (seat, a)
+                assert a["type"] != "reroll" or seat == "grand_master", (seat, a)
         tr = GAME.apply(state, seat, legal[rng.below(len(legal))])
         state = tr.state
         seen.update(e.kind for e in tr.events)
@@ -81,6 +88,7 @@ def test_every_power_is_used_and_only_by_its_owner():
     for seed in range(150):
         play(seed, {"heroes": everyone, "fang": seed % 2 == 0}, seen)
     for seed in range(150, 180):
-        play(seed, GAME.sim_options(driver_rng(seed), 1 if seed % 3 == 0 else None, {}), seen)
+        options = GAME.sim_options(driver_rng(seed), 1 if seed % 3 == 0 else None, {})
+        play(seed, options, seen, relic=seed % 2 == 0)
     missing = POWER_EVENTS - set(seen)
     assert not missing, f"never used in random play: {sorted(missing)}"
