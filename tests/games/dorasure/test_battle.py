@@ -181,3 +181,20 @@ def test_combo_group_with_many_heroes(monkeypatch):
     eight = Table(monkeypatch, {h: "city" for h in [*seven, "paladin"]})
     eight.s.heroes["samurai"]["dead"] = True  # a dead anchor still anchors but is no target
     assert set(combo_group(eight.s, "samurai")) == {"gladiator", "ninja", "hunter", "werewolf"}
+
+
+def test_team_combo_dice_go_round_from_the_current_hero(monkeypatch):
+    # §4.6 + R33 + R50: seven heroes; the Werewolf's group is himself, Magician and Vampire
+    # clockwise, Hunter and Samurai counter-clockwise; one die each in seat order from him.
+    seven = ["ninja", "gladiator", "samurai", "hunter", "werewolf", "magician", "vampire"]
+    heroes = {h: {"pos": "city", "res": 0} for h in seven}
+    heroes["vampire"] = {"pos": "city", "res": 3}
+    t = Table(monkeypatch, heroes, current="werewolf", phase=2)
+    # Combat 2: 4 4 = 2 → Team Combo dice 2 2 1 4 4 → 2 + 1 = 3: head-on strike.
+    t.start_battle_turn(4, 4, 2, 2, 1, 4, 4)
+    combo = t.event("team_combo")
+    assert list(combo["dice"]) == ["werewolf", "magician", "vampire", "samurai", "hunter"]
+    assert combo["dice"]["vampire"] == [1] and combo["total"] == 3
+    assert t.hero("vampire")["res"] == 2  # Blood Magic on her own combo die
+    assert t.s.swords == 1 and t.hero("werewolf")["hp"] == 4
+    assert t.s.current == "magician" and t.prompt("magician") == "spend"

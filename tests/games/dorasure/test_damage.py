@@ -113,3 +113,40 @@ def test_absorption_is_asked_in_seat_order_from_the_current_hero(monkeypatch):
     t.act("ninja", {"type": "absorb", "amount": 0})
     assert [t.hero(h)["hp"] for h in ("ninja", "hunter", "vampire")] == [3, 4, 3]
     assert t.hero("hunter")["res"] == 2 and GAME.view(t.s, None)["damage"] is None
+
+
+# Content §6.3 "Derived level-6 sheets": Move, Plains/Forest Danger, C/S/K, max Health, max resource.
+LEVEL_SIX = {
+    "ninja": (4, 1, 3, 5, 3, 1, 4, 3),
+    "gladiator": (3, 3, 1, 5, 1, 1, 8, 0),
+    "samurai": (3, 2, 1, 5, 2, 3, 6, 3),
+    "hunter": (3, 2, 3, 4, 4, 2, 4, 3),
+    "werewolf": (3, 1, 2, 4, 3, 3, 6, 0),
+    "shaman": (3, 1, 2, 3, 3, 4, 7, 1),
+    "minstrel": (3, 1, 1, 3, 3, 3, 4, 5),
+    "magician": (3, 1, 1, 4, 2, 4, 4, 5),
+    "prince": (3, 2, 1, 4, 3, 2, 4, 6),
+    "paladin": (3, 1, 1, 4, 2, 3, 7, 3),
+    "vampire": (3, 1, 2, 5, 3, 3, 4, 5),
+    "grand_master": (3, 2, 2, 5, 4, 3, 8, 4),
+}
+
+
+def test_level_six_sheets_match_the_content_file(monkeypatch):
+    from backend.games.dorasure.rules.flow import Ctx
+    from backend.games.dorasure.rules.heroes import attr, gain_exp
+
+    for hid, sheet in LEVEL_SIX.items():
+        heroes = (
+            {hid: "city"}
+            if hid == "grand_master"
+            else {hid: "city", "ninja" if hid != "ninja" else "hunter": "city"}
+        )
+        t = Table(monkeypatch, heroes)
+        s = t.s.clone()
+        h = s.heroes[hid]
+        gain_exp(Ctx(s), h, 20, "test")  # capped: EXP 10 (the Grand Master: 5), level 6
+        got = (h["move"], h["pd"], h["fd"], *(attr(h, a) for a in ("combat", "search", "knowledge")))
+        assert (*got, h["max_hp"], h["max_res"]) == sheet, hid
+        assert h["level"] == 6 and h["exp"] == (5 if hid == "grand_master" else 10)
+        assert h["regain"] == (2 if hid == "magician" else 1) and h["l6"] == (hid == "grand_master")

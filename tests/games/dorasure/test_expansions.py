@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from backend.games.dorasure.game import GAME
+
 from .helpers import Table
 
 SIX = {
@@ -141,3 +143,48 @@ def test_tree_of_truth_gives_a_resource_with_knowledge_two(monkeypatch):
     t2.start_turn(5, 1, 1)
     t2.act("hunter", {"type": "step", "to": "p14", "die": 5})  # Knowledge 1
     assert t2.hero("hunter")["res"] == 0
+
+
+def test_replenishing_refills_from_the_tiles_taken_off_when_the_reserve_runs_out(monkeypatch):
+    # §8.4: four solved mountains, two reserve tiles. m1 and m2 draw the reserve; then the four
+    # tiles just taken off become the reserve (m1, m2, m3, m5 order) and m3, m5 draw from them.
+    solved = {
+        "m1": "mysterious_inscriptions/dragons_lair:solved",
+        "m2": "golem_guardian/book_of_dragons:solved",
+        "m3": "teleportation_trap/anti_dragon_weapons:solved",
+        "m5": "horde_of_goblins/dragons_lair:solved",
+    }
+    heroes = {**SIX, "prince": {"pos": "city", "res": 0, "gold": 0}}
+    t = Table(monkeypatch, heroes, current="gladiator", meter=8, mountains=solved)
+    # 6 1 1 movement; Special Chance 1 → meter 9: Rampage 3 (scorch, nobody can absorb);
+    # draws: index 1 of 2, 0 of 1, then 2 of 4, 0 of 3.
+    t.start_turn(6, 1, 1, 1, 3, 1, 0, 2, 0)
+    quests = {m: t.s.mountains[m]["quest"] for m in ("m1", "m2", "m3", "m4", "m5")}
+    assert quests == {
+        "m1": "riddle_of_the_sphinx",
+        "m2": "evil_chimera",
+        "m3": "teleportation_trap",
+        "m4": "underground_labyrinth",
+        "m5": "mysterious_inscriptions",
+    }
+    assert t.s.reserve == ["golem_guardian", "horde_of_goblins"]
+    for m in ("m1", "m2", "m3", "m5"):
+        mt = t.s.mountains[m]
+        assert mt["state"] == "hidden" and mt["replenished"] and mt["flags"] == 0
+    assert not t.s.mountains["m4"]["replenished"] and t.prompt("gladiator") == "move"
+    v = GAME.view(t.s, "ninja")
+    assert all(m["quest"] is None for m in v["mountains"]) and v["reserve_count"] == 2
+    assert "Riddle" not in t.text() and "Chimera" not in t.text()
+
+
+def test_replenishing_happens_once(monkeypatch):
+    t = Table(
+        monkeypatch,
+        {**SIX, "prince": {"pos": "city", "res": 0, "gold": 0}},
+        current="gladiator",
+        meter=8,
+        replenished=True,
+        mountains={"m1": "mysterious_inscriptions/dragons_lair:solved"},
+    )
+    t.start_turn(6, 1, 1, 1, 3)  # the 3rd rampage again (as after a restart): no draw
+    assert t.s.mountains["m1"]["state"] == "solved" and "replenish" not in t.kinds()

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..content import CHARTS, GRAND_MASTER, chart_row
 from ..state import State
-from .damage import blood_magic, damage, kill, offer_kiss
+from .damage import blood_magic, damage, from_current, kill, offer_kiss
 from .dice import ones, score_die
 from .flow import Ctx, PromptKind, ask, op, pass_action, prompt_kind, push
 from .heroes import gain_res, name
@@ -134,7 +134,8 @@ def resolve_row(ctx: Ctx, tot: int, combo: bool) -> None:
 def team_combo(ctx: Ctx) -> None:
     """§4.6: one scored die per group member added to 2, read once more (R34)."""
     s = ctx.s
-    group = combo_group(s, s.current)
+    members = set(combo_group(s, s.current))
+    group = [h for h in from_current(s) if h in members]  # §4.6: dice in seat order from the current hero
     scores: dict[str, int] = {}
     faces: dict[str, list[int]] = {}
     for hid in group:

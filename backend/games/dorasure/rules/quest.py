@@ -239,8 +239,6 @@ def _replenish(ctx: Ctx) -> None:
             pool = list(taken)
             taken = []
         tile = pool.pop(ctx.below(len(pool)))
-        if tile in taken:
-            taken.remove(tile)
         s.mountains[m] = {**s.mountains[m], "quest": tile, "state": "hidden", "flags": 0, "replenished": True}
     s.reserve = sorted(pool + taken)
     ctx.emit(
