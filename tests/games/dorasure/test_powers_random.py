@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
+from backend.engine.core import IllegalAction
 from backend.engine.playout import driver_rng
 from backend.engine.rng import seed_from_int
+from backend.games.dorasure.content import MOUNTAINS
 from backend.games.dorasure.game import GAME
 
 OWNER = {
@@ -44,12 +48,30 @@ POWER_EVENTS = {
 }
 
 
+PROBES = [
+    {"type": t, "mountain": m, **({"invite": []} if t == "quest" else {})}
+    for m in MOUNTAINS
+    for t in ("gather", "quest")
+] + [{"type": "rest"}, {"type": "step", "to": "p05", "die": 6}, {"type": "kiss", "hero": "ninja"}]
+
+
+def refusals_keep_secrets(state, seat: str, legal: list) -> None:
+    """An IllegalAction message never names a face-down tile (issue 2 §4)."""
+    secrets = GAME.secrets(state, seat)
+    for a in PROBES:
+        if a in legal:
+            continue
+        with pytest.raises(IllegalAction) as e:
+            GAME.validate(state, seat, a)
+        assert not any(x in e.value.message for x in secrets), (a, e.value.message)
+
+
 def play(seed: int, options: dict, seen: Counter, relic: bool = True) -> None:
     state = GAME.initial_state(seed_from_int(seed), GAME.normalize_options(options))
     if relic:
         state.relic = True  # the Treasure is "found" before the first answer
     rng = driver_rng(seed)
-    for _ in range(5000):
+    for step in range(5000):
         if GAME.outcome(state) is not None:
             return
         seats = sorted(GAME.to_act(state))
@@ -64,6 +86,8 @@ def play(seed: int, options: dict, seen: Counter, relic: bool = True) -> None:
             if not state.relic:  # R39: no Treasure power before the Treasure is found
                 assert a["type"] not in TREASURE_TYPES and not TREASURE_FLAGS & set(a), (seat, a)
                 assert a["type"] != "reroll" or seat == "grand_master", (seat, a)
+        if step % 5 == 0:
+            refusals_keep_secrets(state, seat, legal)
         tr = GAME.apply(state, seat, legal[rng.below(len(legal))])
         state = tr.state
         seen.update(e.kind for e in tr.events)
