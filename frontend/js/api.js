@@ -54,14 +54,26 @@ export function storedPlayer() {
   }
 }
 
+let pendingPlayer = null; // {name, promise}: one registration at a time
+
 /** The stored player, or a new one registered under `name`. */
 export async function ensurePlayer(name) {
   const clean = (name || "").trim() || "Player";
   const known = storedPlayer();
   if (known && known.player_token && known.name === clean) return known;
-  const player = await request("POST", "/api/players", { body: { name: clean } });
-  localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
-  return player;
+  // The name field registers on "change" while a click may register too: share the request,
+  // or the table's host would be a player this browser then forgets.
+  if (pendingPlayer && pendingPlayer.name === clean) return pendingPlayer.promise;
+  const promise = request("POST", "/api/players", { body: { name: clean } }).then((player) => {
+    localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+    return player;
+  });
+  pendingPlayer = { name: clean, promise };
+  try {
+    return await promise;
+  } finally {
+    if (pendingPlayer && pendingPlayer.promise === promise) pendingPlayer = null;
+  }
 }
 
 // --- seat tokens ------------------------------------------------------------

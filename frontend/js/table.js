@@ -340,13 +340,20 @@ class LiveTable {
   autoSwitchSeat() {
     const keys = Object.keys(this.seats);
     if (keys.length < 2) return;
-    const mustAct = (seat) => {
-      const d = this.data.get(seat);
-      return d && d.to_act.includes(seat) && d.legal.length > 0;
-    };
+    const mustAct = (seat) => this.mustAct(seat);
     if (mustAct(this.activeSeat)) return;
     const other = keys.find(mustAct);
     if (other) this.activeSeat = other;
+  }
+
+  /**
+   * Whether a held seat owes a decision now. A seat may stay among those that can act with
+   * only optional actions left (Dorn: taking back its Done); the renderer's `owes(legal)` says.
+   */
+  mustAct(seat) {
+    const d = this.data.get(seat);
+    if (!d || !d.to_act.includes(seat) || !d.legal.length) return false;
+    return this.renderer?.owes ? this.renderer.owes(d.legal) : true;
   }
 
   setActiveSeat(seat) {
@@ -385,7 +392,7 @@ class LiveTable {
     }
     for (const seat of keys) {
       const d = this.data.get(seat);
-      const due = d && d.to_act.includes(seat) && d.legal.length > 0;
+      const due = Boolean(d) && this.mustAct(seat);
       this.seatTabs.append(
         h(
           `button.seat-tab${seat === this.activeSeat ? ".active" : ""}${due ? ".due" : ""}`,
@@ -421,12 +428,14 @@ class LiveTable {
       return;
     }
     const turn = this.renderer?.turnText ? this.renderer.turnText(d.view) : "";
-    const waiting = d.to_act.map((s) => {
+    // Seats that only may take something back are not waited for.
+    const owing = d.to_act.filter((s) => !(this.renderer?.seatDone && this.renderer.seatDone(d.view, s)));
+    const waiting = owing.map((s) => {
       const mine = s in this.seats;
       const off = !this.connectedSeats.has(s) && this.connectedSeats.size > 0;
       return h(`span.waiting-seat${mine ? ".mine" : ""}`, { dataset: { seat: s }, title: off ? "disconnected" : "" }, seatLabel(this.table, s), mine ? " (you)" : "", off ? " ⚠" : "");
     });
-    const mustAct = this.activeSeat && d.to_act.includes(this.activeSeat) && d.legal.length > 0;
+    const mustAct = this.activeSeat && this.mustAct(this.activeSeat);
     this.turnBanner.dataset.state = mustAct ? "yours" : "waiting";
     append(this.turnBanner, 
       h("strong#turn-text", {}, turn || "In play"),

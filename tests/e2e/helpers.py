@@ -67,10 +67,19 @@ def take_seat(page: Any, seat: str, name: str) -> None:
 
 
 def wait_live(page: Any) -> None:
-    page.wait_for_selector("#conn-state[data-state=open]")
-    page.wait_for_function(
-        "() => window.__dt && window.__dt.table && window.__dt.table.current && window.__dt.table.current.view"
-    )
+    try:
+        page.wait_for_selector("#conn-state[data-state=open]")
+        page.wait_for_function(
+            "() => window.__dt && window.__dt.table && window.__dt.table.current && window.__dt.table.current.view"
+        )
+    except Exception as exc:
+        # Say what the page shows instead of only "timeout".
+        seen = page.evaluate(
+            "() => ({url: location.href, pill: document.querySelector('#conn-state')?.dataset.state ?? null,"
+            " text: document.body.innerText.slice(0, 300),"
+            " sockets: window.__dt?.table ? [...window.__dt.table.connections.values()].map(c => c.state) : null})"
+        )
+        raise AssertionError(f"the table never went live: {seen}; page errors: {page.js_errors}") from exc
 
 
 def seq_of(page: Any) -> int:

@@ -29,10 +29,10 @@ def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path):
 
 
 def due(page: Any) -> str | None:
-    """The seat this page shows and must act for now, if any."""
+    """The seat this page shows and owes a decision for now, if any (a seat that is done with
+    a heroes' step may only take its Done back: it owes nothing)."""
     return page.evaluate(
-        "() => { const t = window.__dt.table, d = t.current;"
-        " return d && d.to_act.includes(t.activeSeat) && d.legal.length ? t.activeSeat : null; }"
+        "() => { const t = window.__dt.table; return t.mustAct(t.activeSeat) ? t.activeSeat : null; }"
     )
 
 
@@ -65,7 +65,9 @@ def selection(page: Any) -> Any:
 def press(page: Any, kind: str) -> None:
     """Click the first button of a kind, in the controls or in the open dialog."""
     before = seq_of(page)
-    dialog = page.locator(f'#prompt-dialog[open] button.action[data-kind="{kind}"]')
+    in_dialog = f'#prompt-dialog[open] button.action[data-kind="{kind}"]'
+    page.wait_for_selector(f'{in_dialog}, #controls button.action[data-kind="{kind}"]')
+    dialog = page.locator(in_dialog)
     (dialog if dialog.count() else page.locator(f'#controls button.action[data-kind="{kind}"]')).first.click()
     wait_seq_above(page, before)
 
@@ -301,17 +303,15 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
     shot = False
     start_k = state_of(keeper)["view"]["k"]
     for _ in range(120):
+        # Both browsers (and every held seat) have the latest update before we look at who acts.
+        latest = max(seq_of(keeper), seq_of(heroes))
+        for p in (keeper, heroes):
+            p.wait_for_function(f"() => [...window.__dt.table.data.values()].every(d => d.seq >= {latest})")
         view = state_of(keeper)["view"]
         if view["k"] > start_k and view["phase"] == "K1" and not view["prompt"]:
             break
         page = next((p for p in (keeper, heroes) if due(p)), None)
-        if page is None:
-            # The other browser may not have the latest update yet.
-            seq = seq_of(keeper)
-            heroes.wait_for_function(f"() => window.__dt.table.current.seq >= {seq}")
-            keeper.wait_for_function(f"() => window.__dt.table.current.seq >= {seq_of(heroes)}")
-            assert any(due(p) for p in (keeper, heroes)), f"nobody can act: {view['phase']} {log}"
-            continue
+        assert page is not None, f"nobody can act: {view['phase']} {log}"
         if page is keeper:
             keeper_step(keeper, log, artifacts)
         else:

@@ -62,6 +62,9 @@ const PHASES = [
   ["H3", "Attack"],
 ];
 
+// Actions a seat may take but never owes (it stays among the seats that may act meanwhile).
+const OPTIONAL = new Set(["take_back_done"]);
+
 const DONE_LABEL = {
   K1: "End the Blood step",
   K2: "End summoning",
@@ -348,6 +351,16 @@ class DornRenderer {
     if (typeof selection === "string" && selection.startsWith("fig:")) return selection.slice(4);
     const movers = this.actors(legal).filter((id) => legal.some((a) => actorOf(a) === id && (actionCell(a) || a.target)));
     return movers.length === 1 ? movers[0] : null;
+  }
+
+  /** A seat whose only listed action is taking back its Done owes nothing (docs/rules/dorn.md). */
+  owes(legal) {
+    return legal.some((a) => !OPTIONAL.has(a.type));
+  }
+
+  /** A hero seat that has sent Done for the open step (the view's `done`). */
+  seatDone(view, seat) {
+    return Boolean(view && Array.isArray(view.done) && view.done.includes(seat));
   }
 
   keepSelection(selection, legal) {
@@ -1547,6 +1560,8 @@ class DornRenderer {
     switch (a.type) {
       case "done":
         return DONE_LABEL[this.view?.phase] || "Done";
+      case "take_back_done":
+        return "Take back my Done";
       case "surrender":
         return "Surrender";
       case "propose_surrender":
@@ -1649,6 +1664,11 @@ class DornRenderer {
         items: [...byType("play_blessing").map((a) => item(a, { primary: true })), ...done.map((a) => item(a))],
         dock: "side",
       });
+    }
+
+    // Done already: the step waits for the other hero seats; Done can be taken back meanwhile.
+    if (legal.length && legal.every((a) => OPTIONAL.has(a.type))) {
+      return { hint: "You are done with this step; the other hero seats are still playing it.", groups: [{ title: "", items: legal.map((a) => item(a)) }], prompt: null };
     }
 
     // The Keeper's Blood step.
