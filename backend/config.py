@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     # Tables.
     prompt_timeout_seconds: float = 60.0
     snapshot_every: int = 50
+    # The state hash is recorded every this many actions (and at every snapshot and
+    # at the end); the export fills the others by replay.  See play/master.py.
+    hash_every: int = 10
     missed_ring: int = 256
     missed_from_db_limit: int = 2000
 
@@ -75,8 +78,8 @@ class Settings(BaseSettings):
             raise ValueError("rate_per_second and rate_burst must be positive")
         if self.prompt_timeout_seconds <= 0:
             raise ValueError("prompt_timeout_seconds must be positive")
-        if self.snapshot_every < 1:
-            raise ValueError("snapshot_every must be at least 1")
+        if self.snapshot_every < 1 or self.hash_every < 1:
+            raise ValueError("snapshot_every and hash_every must be at least 1")
         return self
 
     @property

@@ -67,11 +67,21 @@ class Stats:
         }
 
 
-class Peer:
-    """One connection of the load generator: tracks the seq it has reached."""
+# The head of a fan-out frame: enough for a connection that needs only the seq.
+HEAD = re.compile(r'\{"type": ?"(update|bench)", ?"seq": ?(\d+)')
 
-    def __init__(self, ws: Any) -> None:
+
+class Peer:
+    """One connection of the load generator: tracks the seq it has reached.
+
+    The generator shares the two cores with the server, so it parses only what it
+    needs: a seat reads its legal actions and who is to act; a spectator (and every
+    floor connection) only the seq at the head of the frame.
+    """
+
+    def __init__(self, ws: Any, *, seat: bool = False) -> None:
         self.ws = ws
+        self.seat = seat
         self.seq = 0
         self.legal: list[Any] = []
         self.to_act: list[str] = []
@@ -83,23 +93,27 @@ class Peer:
         try:
             async for text in self.ws:
                 now = time.perf_counter()
+                head = None if self.seat else HEAD.match(text)
+                if head is not None:
+                    self.reached(int(head.group(2)), now)
+                    continue
                 msg = loads(text)
                 kind = msg.get("type")
                 if kind in ("welcome", "update") and "view" in msg:
-                    self.seq = msg["seq"]
                     self.legal, self.to_act = msg["legal"], msg["to_act"]
-                    fut = self.waiters.pop(self.seq, None)
-                    if fut is not None and not fut.done():
-                        fut.set_result(now)
+                    self.reached(msg["seq"], now)
                 elif kind == "finished":
                     self.finished = True
-                elif kind == "bench":  # the floor server's fan-out frame
-                    self.seq = msg["seq"]
-                    fut = self.waiters.pop(self.seq, None)
-                    if fut is not None and not fut.done():
-                        fut.set_result(now)
+                elif kind == "bench":
+                    self.reached(msg["seq"], now)
         except websockets.ConnectionClosed:
             pass
+
+    def reached(self, seq: int, now: float) -> None:
+        self.seq = seq
+        fut = self.waiters.pop(seq, None)
+        if fut is not None and not fut.done():
+            fut.set_result(now)
 
     def arrival(self, seq: int) -> asyncio.Future[float]:
         fut = asyncio.get_running_loop().create_future()
@@ -110,10 +124,20 @@ class Peer:
         return fut
 
 
+class Phase:
+    """Shared by the drivers of one run: who is playing, whether we measure, when to stop."""
+
+    def __init__(self) -> None:
+        self.playing = 0
+        self.measuring = False
+        self.stop = False
+
+
 async def drive_server(base: str, ws_base: str, game: str, options: dict[str, Any], spectators: int,
-                       stop_at: float, stats: Stats, rnd: random.Random, measuring: list[bool]) -> None:  # fmt: skip
+                       phase: Phase, stats: Stats, rnd: random.Random) -> None:  # fmt: skip
     api = await asyncio.to_thread(Api, base, "bench")
-    while time.perf_counter() < stop_at:
+    first = True
+    while not phase.stop:
         table = await asyncio.to_thread(api.create_table, game, options)
         tokens = {
             s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
@@ -125,15 +149,18 @@ async def drive_server(base: str, ws_base: str, game: str, options: dict[str, An
         for seat, token in tokens.items():
             ws = await websockets.connect(url, max_size=2**24)
             await ws.send(json.dumps({"type": "hello", "seat_token": token}))
-            seats[seat] = Peer(ws)
+            seats[seat] = Peer(ws, seat=True)
         for _ in range(spectators):
             ws = await websockets.connect(url, max_size=2**24)
             await ws.send(json.dumps({"type": "hello", "seat_token": None}))
             watchers.append(Peer(ws))
         everyone = [*seats.values(), *watchers]
         await asyncio.gather(*(p.arrival(0) for p in everyone))
+        if first:
+            phase.playing += 1
+            first = False
         n = 0
-        while time.perf_counter() < stop_at and not any(p.finished for p in everyone):
+        while not phase.stop and not any(p.finished for p in everyone):
             ready = [p for s, p in seats.items() if s in p.to_act and p.legal]
             if not ready:
                 await asyncio.sleep(0.01)
@@ -147,7 +174,7 @@ async def drive_server(base: str, ws_base: str, game: str, options: dict[str, An
             ))  # fmt: skip
             n += 1
             done = await asyncio.gather(*arrivals)
-            if measuring[0]:
+            if phase.measuring:
                 stats.actions += 1
                 stats.latencies.append(max(done) - sent)
         for p in everyone:
@@ -178,22 +205,23 @@ asyncio.run(main())
 
 
 async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, size: int,
-                      stop_at: float, stats: Stats, measuring: list[bool]) -> None:  # fmt: skip
+                      phase: Phase, stats: Stats) -> None:  # fmt: skip
     peers = []
     for _ in range(seats + spectators):
         ws = await websockets.connect(ws_base, max_size=2**24)
         await ws.send(json.dumps({"t": "join", "g": group}))
         peers.append(Peer(ws))
     await asyncio.sleep(0.2)
+    phase.playing += 1
     seq = 0
-    while time.perf_counter() < stop_at:
+    while not phase.stop:
         seq += 1
         actor = peers[seq % seats]
         arrivals = [p.arrival(seq) for p in peers]
         sent = time.perf_counter()
         await actor.ws.send(json.dumps({"t": "act", "seq": seq, "size": size}))
         done = await asyncio.gather(*arrivals)
-        if measuring[0]:
+        if phase.measuring:
             stats.actions += 1
             stats.latencies.append(max(done) - sent)
     for p in peers:
@@ -201,15 +229,25 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
 
 
 async def timed(
-    coros: list[Any], warmup: float, seconds: float, pid: int, measuring: list[bool]
+    coros: list[Any], warmup: float, seconds: float, pid: int, phase: Phase
 ) -> tuple[float, float]:
+    """Measure ``seconds`` of steady play: the clock starts ``warmup`` seconds after every
+    table is playing, so the first setup of all tables at once is not counted (the
+    replacement of finished games during the window is)."""
     tasks = [asyncio.create_task(c) for c in coros]
+    deadline = time.perf_counter() + 120
+    while phase.playing < len(tasks) and time.perf_counter() < deadline:
+        done = [t for t in tasks if t.done()]
+        if done:
+            await done[0]  # a driver failed: say why
+        await asyncio.sleep(0.05)
     await asyncio.sleep(warmup)
-    measuring[0] = True
+    phase.measuring = True
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
     await asyncio.sleep(seconds)
-    measuring[0] = False
+    phase.measuring = False
     cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+    phase.stop = True
     await asyncio.gather(*tasks)
     return t1 - t0, cpu1 - cpu0
 
@@ -228,16 +266,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="dt-bench-"))
     server = ServerProcess(f"sqlite:///{tmp / 'bench.db'}", env={"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600"}, log_path=tmp / "server.log").start()  # fmt: skip
     stats = Stats()
-    measuring = [False]
+    phase = Phase()
     try:
         options = game_options(args.game, args.seats, args.seed)
-        stop_at = time.perf_counter() + args.warmup + args.seconds
         drivers = [
             drive_server(server.base_url, server.base_url.replace("http", "ws"), args.game, options,
-                         args.spectators, stop_at, stats, random.Random(rnd.random()), measuring)
+                         args.spectators, phase, stats, random.Random(rnd.random()))
             for _ in range(args.tables)
         ]  # fmt: skip
-        elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, measuring)
+        elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, phase)
     finally:
         server.stop()
     real = stats.summary(elapsed)
@@ -249,16 +286,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     floor = subprocess.Popen([sys.executable, "-c", FLOOR_SERVER, str(port)], stdout=subprocess.PIPE)
     assert floor.stdout is not None and floor.stdout.readline().strip() == b"ready"
     fstats = Stats()
-    measuring = [False]
+    fphase = Phase()
     try:
-        stop_at = time.perf_counter() + args.warmup + args.seconds
         drivers = [
-            drive_floor(
-                f"ws://127.0.0.1:{port}", g, args.seats, args.spectators, size, stop_at, fstats, measuring
-            )
+            drive_floor(f"ws://127.0.0.1:{port}", g, args.seats, args.spectators, size, fphase, fstats)
             for g in range(args.tables)
         ]
-        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, floor.pid, measuring)
+        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, floor.pid, fphase)
     finally:
         floor.terminate()
         floor.wait()

@@ -12,7 +12,7 @@ from backend.engine.core import Game, InvalidOptions
 from backend.engine.registry import UnknownGame, game_names, get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
-from backend.play.record import build_record, replay_views
+from backend.play.record import RecordBroken, build_record, replay_views
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
 
@@ -36,15 +36,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorOut} for s in (400,
 router = APIRouter(responses=ERRORS)
 
 
-def _repo(request: Request) -> Repository:
+# async: FastAPI would run plain functions in a worker thread for every request.
+async def _repo(request: Request) -> Repository:
     return request.app.state.repo
 
 
-def _tables(request: Request) -> Tables:
+async def _tables(request: Request) -> Tables:
     return request.app.state.tables
 
 
-def _settings(request: Request) -> Settings:
+async def _settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
@@ -178,10 +179,11 @@ async def join(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, ta
     if seat.player_id is not None and seat.player_id != player.id:
         raise ApiError(409, "seat_taken", "Someone else holds that seat.")
     # Joining a seat you already hold issues a new token (lost browser): the old one stops working.
-    token = await asyncio.to_thread(repo.set_seat, table_id, body.seat, player.id)
-    assert token is not None
+    token = await asyncio.to_thread(repo.take_seat, table_id, body.seat, player.id)
+    if token is None:
+        raise ApiError(409, "seat_taken", "Someone else holds that seat.")
     await tables.table_changed(table_id)
-    record = await _table(repo, table_id)
+    seat.player_id, seat.player_name = player.id, player.name
     return JoinOut(table=_out(tables, record), seat=body.seat, seat_token=token)
 
 
@@ -191,9 +193,10 @@ async def leave(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, t
     seat = next((s for s in record.seats if s.seat == body.seat), None)
     if seat is None:
         raise ApiError(404, "no_such_seat", f"This table has no seat {body.seat!r}.")
-    if seat.player_id != player.id:
+    if seat.player_id != player.id or not await asyncio.to_thread(
+        repo.free_seat, table_id, body.seat, player.id
+    ):
         raise ApiError(403, "not_your_seat", "You do not hold that seat.")
-    await asyncio.to_thread(repo.set_seat, table_id, body.seat, None)
     await tables.table_changed(table_id)
     return _out(tables, await _table(repo, table_id))
 
@@ -211,17 +214,19 @@ async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesD
     game = _game(record.game)
     seed = new_seed()
     initial = game.initial_state(seed, record.options)
+    record.commitment, record.initial_hash = commitment(seed), state_hash(game, initial)
     started = await asyncio.to_thread(
         repo.start_table,
         table_id,
         seed_hex=seed.hex(),
-        commitment=commitment(seed),
-        initial_hash=state_hash(game, initial),
+        commitment=record.commitment,
+        initial_hash=record.initial_hash,
     )
     if not started:
         raise ApiError(409, "already_started", "The game has already started.")
     await tables.table_changed(table_id)
-    return _out(tables, await _table(repo, table_id))
+    record.status, record.seq = "live", 0
+    return _out(tables, record)
 
 
 @router.get("/api/tables/{table_id}/replay", response_model=ReplayOut, tags=["tables"])
@@ -239,5 +244,10 @@ async def replay_frames(table_id: str, repo: RepoDep, tables: TablesDep) -> dict
 @router.get("/api/tables/{table_id}/export", response_model=RecordOut, tags=["tables"])
 async def export(table_id: str, repo: RepoDep) -> dict[str, Any]:
     record = await _table(repo, table_id, with_seed=True)
+    game = _game(record.game)
     actions = await asyncio.to_thread(repo.all_actions, table_id)
-    return build_record(record, actions)
+    try:
+        # Fills the hashes the server did not record on the hot path, by replay.
+        return await asyncio.to_thread(build_record, game, record, actions)
+    except RecordBroken as exc:
+        raise ApiError(409, "log_broken", f"This table's log does not replay: {exc}") from None

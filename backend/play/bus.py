@@ -31,6 +31,9 @@ class Bus(Protocol):
     async def subscribe(self, table_id: str) -> None: ...
     async def unsubscribe(self, table_id: str) -> None: ...
     async def publish(self, table_id: str, message: dict[str, Any]) -> None: ...
+    def has_peers(self) -> bool:
+        """Whether another worker may hold a replica of this worker's tables."""
+        ...
 
 
 class MemoryBus:
@@ -56,6 +59,9 @@ class MemoryBus:
 
     async def subscribe(self, table_id: str) -> None:
         self.tables.add(table_id)
+
+    def has_peers(self) -> bool:
+        return len(self._groups.get(self.group, ())) > 1
 
     async def unsubscribe(self, table_id: str) -> None:
         self.tables.discard(table_id)
@@ -90,6 +96,9 @@ class RedisBus:
             await self.pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    def has_peers(self) -> bool:
+        return True  # other workers may come and go at any moment
 
     async def subscribe(self, table_id: str) -> None:
         await self.pubsub.subscribe(PREFIX + table_id)

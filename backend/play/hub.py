@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
@@ -27,14 +28,18 @@ CLOSE_NOT_FOUND = 4404
 
 
 class Connection:
-    __slots__ = ("ws", "seat", "token_hash", "name", "_queue", "_writer", "closed", "close_code")
+    __slots__ = ("ws", "seat", "token_hash", "name", "_pending", "_limit", "_wake", "_writer", "closed",
+                 "close_code")  # fmt: skip
 
     def __init__(self, ws: WebSocket, queue_limit: int) -> None:
         self.ws = ws
         self.seat: str | None = None
         self.token_hash: str | None = None
         self.name = "spectator"
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_limit)
+        # A deque and one wake-up future: cheaper per frame than an asyncio.Queue.
+        self._pending: deque[str | None] = deque()
+        self._limit = queue_limit
+        self._wake: asyncio.Future[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self.closed = False
         self.close_code: int | None = None
@@ -48,11 +53,19 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self._pending) >= self._limit:
             log.info("closing a connection that cannot keep up")
             self.close(CLOSE_TRY_LATER)
+            return
+        self._push(text)
+
+    def _push(self, item: str | None) -> None:
+        self._pending.append(item)
+        wake = self._wake
+        if wake is not None:
+            self._wake = None
+            if not wake.done():
+                wake.set_result(None)
 
     def close(self, code: int) -> None:
         """Close after everything already queued has been sent."""
@@ -60,8 +73,7 @@ class Connection:
             return
         self.closed = True
         self.close_code = code
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
+        self._push(None)
         if self._writer is None:
             asyncio.create_task(self._close_now())
 
@@ -71,12 +83,19 @@ class Connection:
                 await self.ws.close(code=self.close_code or 1000)
 
     async def _write_loop(self) -> None:
+        pending = self._pending
+        send = self.ws.send_text
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await self._queue.get()
+                if not pending:
+                    self._wake = loop.create_future()
+                    await self._wake
+                    continue
+                text = pending.popleft()
                 if text is None:
                     break
-                await self.ws.send_text(text)
+                await send(text)
         except Exception:  # the peer went away; the reader notices too
             self.closed = True
         await self._close_now()

@@ -91,17 +91,18 @@ def build_state(game: Game, load: PlayLoad, all_actions: Any) -> tuple[Any, int]
             actions = all_actions()
     if state is None:
         state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
-    expected = load.snapshot_hash if base else table.initial_hash
+    if not base and table.initial_hash is not None and hash_and_text(game, state)[0] != table.initial_hash:
+        raise TableBroken(f"table {table.id}: the setup does not match its recorded hash")
     for logged in actions:
         if logged.seq != base + 1:
             raise TableBroken(f"table {table.id}: action log jumps from {base} to {logged.seq}")
         state = game.apply(state, logged.seat, logged.action).state
         base = logged.seq
-        expected = logged.state_hash
+        # Every proof point on the way is checked, not only the last one.
+        if logged.state_hash is not None and hash_and_text(game, state)[0] != logged.state_hash:
+            raise TableBroken(f"table {table.id}: replay does not match the recorded hash at seq {base}")
     if base != table.seq:
         raise TableBroken(f"table {table.id}: log ends at {base}, table says {table.seq}")
-    if expected is not None and hash_and_text(game, state)[0] != expected:
-        raise TableBroken(f"table {table.id}: replay does not match the recorded hash at seq {base}")
     return state, base
 
 
@@ -339,6 +340,18 @@ class TableRuntime:
                 protocol.rejected(aid, "duplicate_action_id", "That action id was already used.", self.seq)
             )
 
+    def _proof_point(self, seq: int, snapshot: bool, finished: bool) -> bool:
+        """Whether the state hash after ``seq`` is computed and recorded.
+
+        A full canonical hash costs more than applying the action, so a lone
+        worker records it every ``hash_every`` actions, at every snapshot and at
+        the end: a restart replays from a checked snapshot and checks every
+        recorded hash on the way; the export fills the others by replay, so
+        ``verify`` still checks every roll.  Workers replicating a table over the
+        bus hash every action, to prove their replicas agree at every step.
+        """
+        return snapshot or finished or seq % self.settings.hash_every == 0 or self.tables.replicated()
+
     async def _commit(
         self,
         seat: str,
@@ -349,8 +362,11 @@ class TableRuntime:
         conn: Connection | None,
     ) -> bool:
         seq = self.seq + 1
-        digest, text = hash_and_text(self.game, transition.state)
         outcome = self.game.outcome(transition.state)
+        snapshot = seq % self.settings.snapshot_every == 0
+        digest = text = None
+        if self._proof_point(seq, snapshot, outcome is not None):
+            digest, text = hash_and_text(self.game, transition.state)
         item = ActionWrite(
             table_id=self.id,
             seq=seq,
@@ -363,7 +379,7 @@ class TableRuntime:
                 LoggedEvent(e.kind, dict(e.data), sorted(e.to) if e.to is not None else None)
                 for e in transition.events
             ],
-            snapshot=text if seq % self.settings.snapshot_every == 0 else None,
+            snapshot=text if snapshot else None,
             outcome=outcome.as_dict() if outcome is not None else None,
         )
         try:
@@ -426,9 +442,13 @@ class TableRuntime:
             self.broadcast(self.finished_message())
 
     def _fan_out(self, applied: Applied) -> None:
+        """Each audience's update is built and encoded once, then the same text goes to
+        every connection of that audience (all spectators share one)."""
         texts: dict[str | None, str] = {}
         deadline = self._deadline()
         to_act = sorted(self.to_act)
+        public = all(e.to is None for e in applied.events)
+        shared_events = [e.as_dict() for e in applied.events] if public else None
         for conn in list(self.connections):
             text = texts.get(conn.seat)
             if text is None:
@@ -436,7 +456,7 @@ class TableRuntime:
                     {
                         "type": "update",
                         "seq": applied.seq,
-                        "events": self._events_for(applied.events, conn.seat),
+                        "events": (shared_events if public else self._events_for(applied.events, conn.seat)),
                         "view": self._view(conn.seat),
                         "legal": self._legal(conn.seat),
                         "to_act": to_act,
@@ -456,7 +476,7 @@ class TableRuntime:
             if row.seq != self.seq + 1 or self.state is None:
                 break
             transition = self.game.apply(self.state, row.seat, row.action)
-            if hash_and_text(self.game, transition.state)[0] != row.state_hash:
+            if row.state_hash is not None and hash_and_text(self.game, transition.state)[0] != row.state_hash:
                 log.error("table %s: replica diverged at seq %s; reloading", self.id, row.seq)
                 await self._reload()
                 return
@@ -487,7 +507,8 @@ class TableRuntime:
                 log.exception("table %s: remote action does not apply; reloading", self.id)
                 await self._reload()
                 return
-            if hash_and_text(self.game, transition.state)[0] != msg.get("hash"):
+            expected = msg.get("hash")
+            if expected is None or hash_and_text(self.game, transition.state)[0] != expected:
                 log.error("table %s: remote action hash differs; reloading", self.id)
                 await self._reload()
                 return

@@ -21,8 +21,34 @@ from backend.store.repository import LoggedAction, TableRecord
 FORMAT = "dragontable-record/1"
 
 
-def build_record(table: TableRecord, actions: list[LoggedAction]) -> dict[str, Any]:
+class RecordBroken(Exception):
+    """The stored log does not replay to one of its recorded hashes."""
+
+
+def action_hashes(game: Game, table: TableRecord, actions: list[LoggedAction]) -> list[str]:
+    """The state hash after every action: recorded ones, the others by replay from the seed.
+
+    The server records hashes at proof points only (play/master.py); the replay
+    fills the gaps and must agree with every recorded one on the way.
+    """
+    if all(a.state_hash is not None for a in actions):
+        return [a.state_hash for a in actions]  # type: ignore[misc]
+    if table.seed_hex is None:
+        raise RecordBroken(f"table {table.id} has actions but no seed")
+    state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+    out = []
+    for a in actions:
+        state = game.apply(state, a.seat, a.action).state
+        digest = state_hash(game, state)
+        if a.state_hash is not None and a.state_hash != digest:
+            raise RecordBroken(f"table {table.id}: the log does not replay to its hash at seq {a.seq}")
+        out.append(digest)
+    return out
+
+
+def build_record(game: Game, table: TableRecord, actions: list[LoggedAction]) -> dict[str, Any]:
     finished = table.status == "finished"
+    hashes = action_hashes(game, table, actions)
     return {
         "format": FORMAT,
         "table_id": table.id,
@@ -40,12 +66,12 @@ def build_record(table: TableRecord, actions: list[LoggedAction]) -> dict[str, A
                 "seat": a.seat,
                 "action": a.action,
                 "action_id": a.action_id,
-                "hash": a.state_hash,
+                "hash": digest,
                 "auto": a.by_timeout,
             }
-            for a in actions
+            for a, digest in zip(actions, hashes, strict=True)
         ],
-        "final_hash": actions[-1].state_hash if actions else table.initial_hash,
+        "final_hash": hashes[-1] if hashes else table.initial_hash,
         "outcome": table.outcome,
     }
 

@@ -79,7 +79,13 @@ class Tables:
         runtime = self.runtimes.get(table_id)
         return runtime.presence() if runtime is not None else (0, frozenset())
 
+    def replicated(self) -> bool:
+        """Whether other workers may replay this worker's tables (they hear every action)."""
+        return self.bus.has_peers()
+
     def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        if not self.bus.has_peers():
+            return  # a lone worker: nobody to tell, and no task per action
         self._spawn(self.bus.publish(table_id, {**message, "origin": self.worker_id}))
 
     def _spawn(self, coro: Any) -> None:

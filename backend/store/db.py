@@ -7,9 +7,11 @@ acknowledged action.  PostgreSQL is durable by default.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,8 +23,17 @@ def ensure_sqlite_dir(url: str) -> None:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
+def json_dumps(value: Any) -> str:
+    """JSON columns (actions, events): orjson when it can, the standard library otherwise."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # non-string keys, integers beyond 64 bits...
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     ensure_sqlite_dir(url)
+    kwargs.setdefault("json_serializer", json_dumps)
     if make_url(url).get_backend_name() == "sqlite":
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **kwargs)
 

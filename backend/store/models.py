@@ -99,8 +99,10 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     action_id: Mapped[str] = mapped_column(String(128))
     by_timeout: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Hash of the state after this action: replays and `verify` check every step.
-    state_hash: Mapped[str] = mapped_column(String(64))
+    # Hash of the state after this action, recorded at proof points (every few actions,
+    # every snapshot, the last action; every action when workers replicate tables).
+    # Replays check every recorded one; the export fills the others by replay.
+    state_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -92,7 +92,8 @@ class LoggedAction:
     seat: str
     action: dict[str, Any]
     action_id: str
-    state_hash: str
+    # Recorded at proof points only (play/master.py); the export fills the rest by replay.
+    state_hash: str | None
     by_timeout: bool
 
 
@@ -123,10 +124,39 @@ class ActionWrite:
     action: dict[str, Any]
     action_id: str
     by_timeout: bool
-    state_hash: str
+    state_hash: str | None
     events: list[LoggedEvent]
     snapshot: str | None = None
     outcome: dict[str, Any] | None = None
+
+
+# Built once: the writer runs these for every action of every table.
+_GT = GameTable.__table__
+_MOVE = (
+    update(_GT)
+    .where(_GT.c.id == bindparam("t"), _GT.c.seq == bindparam("prev"), _GT.c.status == "live")
+    .values(seq=bindparam("new"))
+)
+_FINISH = (
+    update(_GT)
+    .where(_GT.c.id == bindparam("t"), _GT.c.seq == bindparam("prev"), _GT.c.status == "live")
+    .values(seq=bindparam("new"), status="finished", outcome=bindparam("oc"), finished_at=bindparam("at"))
+)
+_INSERT_ACTION = insert(ActionRow.__table__)
+_TABLE_WITH_HOST = (
+    select(GameTable, Player.name)
+    .outerjoin(Player, Player.id == GameTable.host_player_id)
+    .where(GameTable.id == bindparam("t"))
+)
+_SEATS = (
+    select(SeatRow.seat, SeatRow.label, SeatRow.player_id, Player.name, SeatRow.token_hash)
+    .outerjoin(Player, Player.id == SeatRow.player_id)
+    .where(SeatRow.table_id == bindparam("t"))
+    .order_by(SeatRow.position)
+)
+PLAYER_CACHE = 10_000
+_INSERT_EVENT = insert(EventRow.__table__)
+_INSERT_SNAPSHOT = insert(Snapshot.__table__)
 
 
 def constant_time_equal(a: str | None, b: str | None) -> bool:
@@ -139,6 +169,8 @@ class Repository:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
+        # sha256(player token) -> player, oldest first.
+        self._players: dict[str, PlayerRecord] = {}
 
     # -- health -------------------------------------------------------------
     def ping(self) -> None:
@@ -155,11 +187,19 @@ class Repository:
 
     def player_by_token(self, token: str) -> PlayerRecord | None:
         wanted = token_hash(token)
+        # Players never change once created: every REST call asks, so remember them.
+        known = self._players.get(wanted)
+        if known is not None:
+            return known
         with self.sessions() as s:
             row = s.scalars(select(Player).where(Player.token_hash == wanted)).first()
             if row is None or not constant_time_equal(row.token_hash, wanted):
                 return None
-            return PlayerRecord(row.id, row.name)
+            player = PlayerRecord(row.id, row.name)
+        if len(self._players) >= PLAYER_CACHE:
+            self._players.pop(next(iter(self._players)))
+        self._players[wanted] = player
+        return player
 
     # -- tables -------------------------------------------------------------
     def create_table(
@@ -198,14 +238,10 @@ class Repository:
                 s.add(SeatRow(table_id=table_id, seat=seat, position=i, label=label))
         return self.get_table(table_id)
 
-    def _record(self, s: Session, row: GameTable, *, with_seed: bool = False) -> TableRecord:
-        seat_rows = s.execute(
-            select(SeatRow, Player.name)
-            .outerjoin(Player, Player.id == SeatRow.player_id)
-            .where(SeatRow.table_id == row.id)
-            .order_by(SeatRow.position)
-        ).all()
-        host_name = s.scalar(select(Player.name).where(Player.id == row.host_player_id)) or ""
+    def _record(
+        self, s: Session, row: GameTable, host_name: str | None, *, with_seed: bool = False
+    ) -> TableRecord:
+        seat_rows = s.execute(_SEATS, {"t": row.id}).all()
         return TableRecord(
             id=row.id,
             game=row.game,
@@ -215,7 +251,7 @@ class Repository:
             visibility=row.visibility,
             status=row.status,
             host_player_id=row.host_player_id,
-            host_name=host_name,
+            host_name=host_name or "",
             seq=row.seq,
             turn_clock_seconds=row.turn_clock_seconds,
             prompt_timeout_seconds=row.prompt_timeout_seconds,
@@ -223,37 +259,59 @@ class Repository:
             outcome=row.outcome,
             initial_hash=row.initial_hash,
             created_at=row.created_at,
-            seats=[SeatRecord(r.seat, r.label, r.player_id, name, r.token_hash) for r, name in seat_rows],
+            seats=[SeatRecord(*r) for r in seat_rows],
             seed_hex=row.seed_hex if with_seed else None,
         )
 
+    def _table_row(self, s: Session, table_id: str) -> tuple[GameTable, str | None]:
+        found = s.execute(_TABLE_WITH_HOST, {"t": table_id}).first()
+        if found is None:
+            raise NotFound(table_id)
+        return found[0], found[1]
+
     def get_table(self, table_id: str, *, with_seed: bool = False) -> TableRecord:
         with self.sessions() as s:
-            row = s.get(GameTable, table_id)
-            if row is None:
-                raise NotFound(table_id)
-            return self._record(s, row, with_seed=with_seed)
+            row, host = self._table_row(s, table_id)
+            return self._record(s, row, host, with_seed=with_seed)
 
     def list_tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
         with self.sessions() as s:
-            rows = s.scalars(
-                select(GameTable)
+            rows = s.execute(
+                select(GameTable, Player.name)
+                .outerjoin(Player, Player.id == GameTable.host_player_id)
                 .where(GameTable.visibility == "public", GameTable.status.in_(list(statuses)))
                 .order_by(GameTable.created_at.desc())
                 .limit(limit)
             ).all()
-            return [self._record(s, r) for r in rows]
+            return [self._record(s, r, host) for r, host in rows]
 
-    def set_seat(self, table_id: str, seat: str, player_id: str | None) -> str | None:
-        """Give ``seat`` to ``player_id`` (a fresh token) or free it (None)."""
-        token = new_token() if player_id is not None else None
-        with self.sessions.begin() as s:
-            s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                .values(player_id=player_id, token_hash=token_hash(token) if token else None)
+    def take_seat(self, table_id: str, seat: str, player_id: str) -> str | None:
+        """Give ``seat`` to ``player_id`` with a fresh token; None when someone else holds it.
+
+        The condition is in the UPDATE, so two players racing for one seat cannot both win.
+        """
+        token = new_token()
+        with self.engine.begin() as conn:
+            moved = conn.execute(
+                update(SeatRow.__table__)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    (SeatRow.player_id.is_(None)) | (SeatRow.player_id == player_id),
+                )
+                .values(player_id=player_id, token_hash=token_hash(token))
             )
-        return token
+        return token if moved.rowcount == 1 else None
+
+    def free_seat(self, table_id: str, seat: str, player_id: str) -> bool:
+        """Give up ``seat``; False when ``player_id`` does not hold it."""
+        with self.engine.begin() as conn:
+            moved = conn.execute(
+                update(SeatRow.__table__)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.player_id == player_id)
+                .values(player_id=None, token_hash=None)
+            )
+        return moved.rowcount == 1
 
     def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
         """Open → live, once; False when someone else started it first."""
@@ -275,10 +333,8 @@ class Repository:
     # -- play ---------------------------------------------------------------
     def load_for_play(self, table_id: str) -> PlayLoad:
         with self.sessions() as s:
-            row = s.get(GameTable, table_id)
-            if row is None:
-                raise NotFound(table_id)
-            table = self._record(s, row, with_seed=True)
+            row, host = self._table_row(s, table_id)
+            table = self._record(s, row, host, with_seed=True)
             snap = s.execute(
                 select(Snapshot.seq, Snapshot.state, Snapshot.state_hash)
                 .where(Snapshot.table_id == table_id, Snapshot.seq <= table.seq)
@@ -343,8 +399,7 @@ class Repository:
         """
         try:
             with self.engine.begin() as conn:
-                for item in batch:
-                    self._append(conn, item)
+                self._append(conn, batch)
             return [None] * len(batch)
         except (Conflict, IntegrityError):
             if len(batch) == 1:
@@ -353,62 +408,57 @@ class Repository:
         for item in batch:
             try:
                 with self.engine.begin() as conn:
-                    self._append(conn, item)
+                    self._append(conn, [item])
                 results.append(None)
             except (Conflict, IntegrityError):
                 results.append(Conflict(item.table_id))
         return results
 
-    @staticmethod
-    def _append(s: Connection, item: ActionWrite) -> None:
-        # Core statements, not ORM objects: this runs for every action of every table.
-        values: dict[str, Any] = {"seq": item.seq}
-        if item.outcome is not None:
-            values.update(status="finished", outcome=item.outcome, finished_at=now())
-        # The conditional update serializes writers of one table across workers.
-        moved = s.execute(
-            update(GameTable.__table__)
-            .where(GameTable.id == item.table_id, GameTable.seq == item.seq - 1, GameTable.status == "live")
-            .values(**values)
-        )
-        if moved.rowcount != 1:
-            raise Conflict(item.table_id)
-        s.execute(
-            insert(ActionRow.__table__),
+    def _append(self, conn: Connection, batch: Sequence[ActionWrite]) -> None:
+        """Every row of a batch with one executemany per statement (this runs for every action)."""
+        stamp = now()
+        moves = [{"t": i.table_id, "prev": i.seq - 1, "new": i.seq} for i in batch if i.outcome is None]
+        if moves:
+            # The conditional update serializes writers of one table across workers.
+            if self.engine.dialect.supports_sane_multi_rowcount or len(moves) == 1:
+                if conn.execute(_MOVE, moves).rowcount != len(moves):
+                    raise Conflict(batch[0].table_id)
+            else:
+                for move in moves:
+                    if conn.execute(_MOVE, move).rowcount != 1:
+                        raise Conflict(move["t"])
+        for item in batch:
+            if item.outcome is not None:
+                moved = conn.execute(
+                    _FINISH,
+                    {"t": item.table_id, "prev": item.seq - 1, "new": item.seq,
+                     "oc": item.outcome, "at": stamp},
+                )  # fmt: skip
+                if moved.rowcount != 1:
+                    raise Conflict(item.table_id)
+        conn.execute(
+            _INSERT_ACTION,
             [
-                {
-                    "table_id": item.table_id,
-                    "seq": item.seq,
-                    "seat": item.seat,
-                    "action": item.action,
-                    "action_id": item.action_id,
-                    "by_timeout": item.by_timeout,
-                    "state_hash": item.state_hash,
-                    "created_at": now(),
-                }
+                {"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
+                 "action_id": i.action_id, "by_timeout": i.by_timeout, "state_hash": i.state_hash,
+                 "created_at": stamp}
+                for i in batch
             ],
-        )
-        if item.events:
-            s.execute(
-                insert(EventRow.__table__),
-                [
-                    {"table_id": item.table_id, "seq": item.seq, "idx": i, "kind": ev.kind, "data": ev.data,
-                     "to_seats": ev.to}
-                    for i, ev in enumerate(item.events)
-                ],
-            )  # fmt: skip
-        if item.snapshot is not None:
-            s.execute(
-                insert(Snapshot.__table__),
-                [
-                    {
-                        "table_id": item.table_id,
-                        "seq": item.seq,
-                        "state": item.snapshot,
-                        "state_hash": item.state_hash,
-                    }
-                ],
-            )
+        )  # fmt: skip
+        events = [
+            {"table_id": i.table_id, "seq": i.seq, "idx": n, "kind": ev.kind, "data": ev.data, "to_seats": ev.to}
+            for i in batch
+            for n, ev in enumerate(i.events)
+        ]  # fmt: skip
+        if events:
+            conn.execute(_INSERT_EVENT, events)
+        snapshots = [
+            {"table_id": i.table_id, "seq": i.seq, "state": i.snapshot, "state_hash": i.state_hash}
+            for i in batch
+            if i.snapshot is not None
+        ]
+        if snapshots:
+            conn.execute(_INSERT_SNAPSHOT, snapshots)
 
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""

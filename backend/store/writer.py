@@ -79,14 +79,19 @@ class CommitWriter:
             results = [exc] * len(jobs)
         self.batches += 1
         self.items += len(jobs)
+        # One wake-up per event loop for the whole batch, not one per action.
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
         for job, result in zip(jobs, results, strict=True):
-            job.loop.call_soon_threadsafe(_settle, job.future, result)
+            by_loop.setdefault(job.loop, []).append((job.future, result))
+        for loop, settled in by_loop.items():
+            loop.call_soon_threadsafe(_settle, settled)
 
 
-def _settle(future: asyncio.Future[None], result: Exception | None) -> None:
-    if future.done():
-        return
-    if result is None:
-        future.set_result(None)
-    else:
-        future.set_exception(result)
+def _settle(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    for future, result in settled:
+        if future.done():
+            continue
+        if result is None:
+            future.set_result(None)
+        else:
+            future.set_exception(result)
