@@ -10,7 +10,8 @@ this process (the machine is shared; wall time is printed too):
   ``backend/engine/playout.py`` — ``to_act``, ``legal_actions``, the pick, ``apply``;
 * ``µs/validate+apply``: replaying the recorded actions, timing only ``validate`` + ``apply``
   (what the server pays per action);
-* ``µs/legal (K3)``: the Keeper's creature-movement list, the longest the game builds.
+* ``µs/legal (K3)``: the Keeper's creature-movement list, the longest the game builds;
+* ``ms/round``: CPU per round (Keeper turn + hero turn), whole games.
 
 ``--uniform`` picks uniformly among the listed actions instead of the game's steered pick
 (``backend/games/dorn/sim.py``), and ``--round-limit`` cuts games at a Keeper turn: together
@@ -55,6 +56,7 @@ def main() -> int:
     if args.round_limit is not None:
         overrides["round_limit"] = args.round_limit
     records = []
+    rounds = 0
     results: dict[str, int] = {}
     k3_time, k3_calls = 0.0, 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -76,6 +78,7 @@ def main() -> int:
             actions.append((seat, action))
         result = game.outcome(state).result
         results[result] = results.get(result, 0) + 1
+        rounds += state["k"]
         records.append((seed, options, actions))
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     steps = sum(len(a) for _, _, a in records)
@@ -99,6 +102,7 @@ def main() -> int:
         "us_per_step": round(cpu * 1e6 / steps, 1),
         "us_validate_apply": round(apply_time * 1e6 / steps, 1),
         "us_legal_k3": round(k3_time * 1e6 / max(1, k3_calls), 1),
+        "ms_per_round": round(cpu * 1e3 / rounds, 2),
         "wall_s": round(wall, 1),
         "results": dict(sorted(results.items())),
     }
@@ -112,7 +116,7 @@ def write(row: dict[str, Any]) -> None:
     line = (
         f"| {row['driver']} | {row['round_limit'] or 'sim'} | {row['games']} | {row['games_per_s']} | "
         f"{row['actions_per_game']} | {row['us_per_step']} | {row['us_validate_apply']} | "
-        f"{row['us_legal_k3']} | {json.dumps(row['results'])} |"
+        f"{row['us_legal_k3']} | {row['ms_per_round']} | {json.dumps(row['results'])} |"
     )
     text = README.read_text()
     match = re.search(re.escape(BEGIN) + r"\n(.*?)" + re.escape(END), text, re.S)

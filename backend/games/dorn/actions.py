@@ -15,7 +15,7 @@ from .board import BOARD
 from .catalog import HEROES, MONSTERS, TIE_RANK, ZORKAL_STATS
 from .rules import cards, combat, movement, summoning, treasure, turns
 from .rules.turns import KEEPER
-from .state import ZORKAL, State, Work, cell_name, reader, xy
+from .state import ZORKAL, State, Work, cell_name, hand_over, reader, xy
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -125,18 +125,24 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
                     elif want("summon"):
                         out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
         elif phase == "K3":
-            for mid, m in s["monsters"].items():
-                if hero is not None and mid != hero:
-                    continue
-                if want("bat_form") and turns.can_bat(m):
+            bats, moves = want("bat_form"), want("move")
+            monsters = (
+                s["monsters"]
+                if hero is None
+                else {hero: s["monsters"][hero]}
+                if hero in s["monsters"]
+                else {}
+            )
+            for mid, m in monsters.items():
+                if bats and turns.can_bat(m):
                     out.append({"type": "bat_form", "figure": mid})
-                if want("move") and m["mv"] > 0:
+                if moves and m["mv"] > 0:
                     out += _creature_moves(w, mid, m["cell"], m["mv"])
             z = s["zorkal"]
-            if want("move") and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
+            if moves and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
                 out += _creature_moves(w, ZORKAL, z["cell"], z["mv"])
         elif phase == "K4" and want("attack"):
-            out += [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w)]
+            out += [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w, hero)]
         return out
     # Hero seats.
     if phase == "K4P":
@@ -205,25 +211,31 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
 
 
 def _creature_moves(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
-    """The creature's move actions, kept with the destinations they were built from (the Keeper's
-    movement list is the longest the game has, rebuilt after every move, and most creatures'
-    destinations do not change).  The dicts are shared between calls; listed actions are only
-    ever read."""
-    dests = movement.creature_destinations(w, cid, cell, budget)
-    key = (cid, cell, budget)
-    found = _MOVES.get(key)
-    if found is None or found[0] is not dests:
-        if len(_MOVES) > 4000:
-            _MOVES.clear()
-        width = BOARD.width
-        found = _MOVES[key] = (
-            dests,
-            [{"type": "move", "figure": cid, "to": [c % width, c // width]} for c in sorted(dests)],
-        )
-    return found[1]
+    """The creature's move actions.  The Keeper's movement list is the longest the game has and
+    is rebuilt after every move, while most creatures' walks do not change: each creature's last
+    list is kept with what its walk depended on (``creature_walk``) and reused while that holds.
+    The dicts are shared between calls; listed actions are only ever read."""
+    gate = bool(w.s["gate"])
+    found = _MOVES.get(cid)
+    if (
+        found is not None
+        and found[0] == cell
+        and found[1] == budget
+        and found[2] == gate
+        and w.blocked_bits() & found[3] == found[4]
+    ):
+        return found[5]
+    looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
+    width = BOARD.width
+    moves = [{"type": "move", "figure": cid, "to": [c % width, c // width]} for c in sorted(dests)]
+    if len(_MOVES) > 4000:
+        _MOVES.clear()
+    _MOVES[cid] = (cell, budget, gate, looked, snapshot, moves)
+    return moves
 
 
-_MOVES: dict[tuple[str, int, int], tuple[dict[int, int], list[Action]]] = {}
+# creature id -> (cell, budget, gate, cells looked at, their blocked bits, move actions)
+_MOVES: dict[str, tuple[int, int, bool, int, int, list[Action]]] = {}
 
 
 def _heroes_adjacent(w: Work, a: str, b: str) -> bool:
@@ -251,12 +263,57 @@ def check(s: State, seat: str, action: Any) -> Action:
         raise IllegalAction("game_over", "The game is over.")
     if seat not in to_act(s):
         raise IllegalAction("not_your_turn", f"It is not your turn to act: {_waiting_for(s)}.")
+    to = action.get("to")  # a cell, except in ``give`` (a hero)
+    if (
+        to is not None
+        and kind != "give"
+        and not (
+            type(to) is list
+            and len(to) == 2
+            and type(to[0]) is int
+            and type(to[1]) is int
+            and BOARD.in_bounds(*to)
+        )
+    ):
+        raise IllegalAction("malformed_action", "'to' must be a cell [x, y] on the board.")
+    if kind == "move":
+        if not _listed_move(s, seat, action):
+            raise IllegalAction("illegal_move", CREATURE_MOVE_WHY if seat == KEEPER else WHY["move"])
+        return action
     focus = action.get("hero") if isinstance(action.get("hero"), str) else action.get("figure")
     listed = legal(s, seat, only=kind, hero=focus if isinstance(focus, str) else None)
     if action not in listed:
-        why = CREATURE_MOVE_WHY if kind == "move" and seat == KEEPER else WHY[kind]
-        raise IllegalAction(f"illegal_{kind}", why)
+        raise IllegalAction(f"illegal_{kind}", WHY[kind])
     return action
+
+
+def _listed_move(s: State, seat: str, action: Action) -> bool:
+    """Whether ``legal`` lists this move, without building the list (moves are most of a game's
+    actions and their lists the longest): the same shape, and a destination of the same walk."""
+    if s["prompt"] is not None or s["surrender"] is not None or action["to"] is None:
+        return False
+    cell = BOARD.idx(*action["to"])
+    w = reader(s)
+    if seat == KEEPER:
+        cid = action.get("figure")
+        if s["phase"] != "K3" or action.keys() != {"type", "figure", "to"} or not isinstance(cid, str):
+            return False
+        if cid == ZORKAL:
+            fig = s["zorkal"] if w.zorkal_active() else None
+        else:
+            fig = s["monsters"].get(cid)
+        if fig is None or fig["mv"] <= 0:
+            return False
+        return cell in movement.creature_destinations(w, cid, fig["cell"], fig["mv"])
+    hid = action.get("hero")
+    if s["phase"] != "H2" or action.keys() != {"type", "hero", "to"} or seat in s["done"]:
+        return False
+    if not isinstance(hid, str) or hid not in s["seats"][seat] or s["heroes"][hid]["cell"] is None:
+        return False
+    dests = w.memo.get(("dest", hid))
+    if dests is None:
+        dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
+    return cell in dests
 
 
 def _waiting_for(s: State) -> str:
@@ -270,12 +327,17 @@ def _waiting_for(s: State) -> str:
 def apply(s: State, seat: str, action: Any) -> Transition[State]:
     check(s, seat, action)
     w = Work(s)
+    before = reader(s)
+    w.adopt_caches(before)  # same figures, same cells: the occupancy map carries over
+    w.memo = dict(before.memo)  # what validating found (a hero's destinations), read first thing
     _do(w, seat, action)
     limit = w.s["options"].get("phase_action_limit")
     if limit is not None and w.s["outcome"] is None and action["type"] != "done":
         _count_command(w, seat, limit)
     turns.settle(w)
-    return w.finish()
+    transition = w.finish()
+    hand_over(w)
+    return transition
 
 
 def _count_command(w: Work, seat: str, limit: int) -> None:
@@ -447,7 +509,8 @@ def _declare(w: Work, cid: str, hid: str) -> None:
 def _hero_move(w: Work, hid: str, to: int) -> None:
     s = w.s
     h = s["heroes"][hid]
-    cost = movement.hero_destinations(w, hid)[to]
+    dests = w.memo.get(("dest", hid))
+    cost = (dests if dests is not None else movement.hero_destinations(w, hid))[to]
     movement.spend(h, cost)
     h["cell"] = to
     h["moved"] = True

@@ -80,14 +80,18 @@ def _keeper_moves(s: State, legal: list[Action]) -> list[Action]:
     monsters = s["monsters"]
     engage: list[Action] = []
     chamber: list[Action] = []
+    figure = None
+    wanted = melee
     for a in legal:
         if a["type"] != "move":
             continue
+        if a["figure"] != figure:  # the list holds each creature's moves together
+            figure = a["figure"]
+            kind = "melee" if figure == ZORKAL else MONSTERS[monsters[figure]["type"]]["reach"]
+            wanted = pike if kind == "pike" else shot if kind == "shot" else melee
         x, y = a["to"]
         cell = y * W + x
-        fid = a["figure"]
-        kind = "melee" if fid == ZORKAL else MONSTERS[monsters[fid]["type"]]["reach"]
-        if cell in (pike if kind == "pike" else shot if kind == "shot" else melee):
+        if cell in wanted:
             engage.append(a)
         elif cell in CHAMBER:
             chamber.append(a)

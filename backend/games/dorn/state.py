@@ -100,6 +100,14 @@ def reader(state: State) -> Work:
     return w
 
 
+def hand_over(w: Work) -> None:
+    """After ``apply``: the Work that made a state has its occupancy right, so the next queries
+    about that state start from it (every change of cell goes through ``moved``/``relocate``)."""
+    fresh = Work(w.s, copy=False)
+    fresh.adopt_caches(w)
+    _LAST_READ[0], _LAST_READ[1] = w.s, fresh
+
+
 class Work:
     """One action's working copy: the state, its events, the RNG and an occupancy cache."""
 
@@ -151,6 +159,13 @@ class Work:
                     occ[c] = ZORKAL
             self._occ = occ
         return occ
+
+    def adopt_caches(self, other: Work) -> None:
+        """Start from ``other``'s occupancy caches (``other`` reads the state this one copies)."""
+        if other._occ is not None:
+            self._occ = dict(other._occ)
+            self._blocked = other._blocked
+        self._obst = other._obst
 
     def relocate(self, fid: str, old: int, new: int) -> None:
         """Keep the caches right when a creature changes cell (cheaper than ``moved``).  Not for

@@ -288,14 +288,24 @@ def creature_may_target(w: Work, cid: str, hid: str) -> bool:
     raise ValueError(kind["reach"])
 
 
-def attack_targets(w: Work) -> list[tuple[str, str]]:
-    """(creature, hero) pairs the Keeper may declare now."""
+def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -> list[tuple[str, str]]:
+    """(creature, hero) pairs the Keeper may declare now (only ``figure``'s when given; only the
+    first pair found when ``first``, to ask whether there is any)."""
     s = w.s
-    creatures = [mid for mid, m in s["monsters"].items() if m["atk"] > 0]
-    if w.zorkal_active() and s["zorkal"]["atk"] > 0:
+    creatures = [
+        mid for mid, m in s["monsters"].items() if m["atk"] > 0 and (figure is None or mid == figure)
+    ]
+    if (figure is None or figure == ZORKAL) and w.zorkal_active() and s["zorkal"]["atk"] > 0:
         creatures.append(ZORKAL)
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
-    return [(cid, hid) for cid in creatures for hid in heroes if creature_may_target(w, cid, hid)]
+    out = []
+    for cid in creatures:
+        for hid in heroes:
+            if creature_may_target(w, cid, hid):
+                out.append((cid, hid))
+                if first:
+                    return out
+    return out
 
 
 def zorkal_attacks(level: int) -> int:

@@ -133,22 +133,30 @@ def creature_destinations(w: Work, cid: str, cell: int, budget: int) -> dict[int
     dict is shared: read it, never change it."""
     if budget <= 0:
         return {}
+    return creature_walk(w, cid, cell, budget)[2]
+
+
+def creature_walk(w: Work, cid: str, cell: int, budget: int) -> tuple[int, int, dict[int, int]]:
+    """``creature_destinations`` with what it depends on: (bits of the cells the walk looked at,
+    their blocked bits then, destinations).  The walk is valid while ``blocked & looked`` is
+    unchanged, whoever the creature is."""
     gate = bool(w.s["gate"])
     blocked = w.blocked_bits()
     key = (cell, budget, gate)
     known = _WALKS.get(key)
     if known is not None:
-        for looked, snapshot, dests in known:
-            if blocked & looked == snapshot:
-                return dests
+        for entry in known:
+            if blocked & entry[0] == entry[1]:
+                return entry
     else:
         if len(_WALKS) > 4000:
             _WALKS.clear()
         known = _WALKS[key] = []
     dests, looked = _walk(w, cid, cell, budget, gate)
-    known.insert(0, (looked, blocked & looked, dests))
+    entry = (looked, blocked & looked, dests)
+    known.insert(0, entry)
     del known[4:]
-    return dests
+    return entry
 
 
 def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> tuple[dict[int, int], int]:

@@ -110,7 +110,7 @@ def keeper_has_choice(w: Work) -> bool:
         z = s["zorkal"]
         return w.zorkal_active() and z["mv"] > 0 and creature_can_move(w, ZORKAL, z["cell"])
     if phase == "K4":
-        return bool(combat.attack_targets(w))
+        return bool(combat.attack_targets(w, first=True))
     return False
 
 
