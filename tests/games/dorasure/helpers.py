@@ -27,6 +27,20 @@ DEFAULT_MOUNTAINS = {
     "m5": "horde_of_goblins/dragons_lair",
 }
 DEFAULT_RESERVE = ["evil_chimera", "riddle_of_the_sphinx"]
+# The rulebook's character list, in turn priority (the Grand Master plays alone).
+PARTY = [
+    "ninja",
+    "gladiator",
+    "samurai",
+    "hunter",
+    "werewolf",
+    "shaman",
+    "minstrel",
+    "magician",
+    "prince",
+    "paladin",
+    "vampire",
+]
 
 
 class Script:
@@ -174,3 +188,12 @@ class Table:
             if p["kind"] in ("move", "act"):
                 return
             self.act(p["seat"], GAME.default_action(self.s, p["seat"]))
+
+
+def at_action(monkeypatch: Any, heroes: dict[str, Any], current: str, **kw: Any) -> Table:
+    """The current hero's turn at its action step: movement dice all 1s, zero steps (R13)."""
+    t = Table(monkeypatch, heroes, current=current, **kw)
+    t.start_turn(*([1] * t.hero(current)["move"]))
+    t.act(current, {"type": "end_move"})
+    assert t.prompt(current) == "act"
+    return t

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import Table
+from .helpers import at_action
 
 NEXT = (1, 1, 1, 1)  # the Ninja's movement roll when the turn passes to him
-
-
-def at_action(monkeypatch, heroes, current, **kw) -> Table:
-    t = Table(monkeypatch, heroes, current=current, **kw)
-    move = t.hero(current)["move"]
-    t.start_turn(*([1] * move))
-    t.act(current, {"type": "end_move"})
-    assert t.prompt(current) == "act"
-    return t
 
 
 @pytest.mark.parametrize(

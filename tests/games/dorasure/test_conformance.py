@@ -12,6 +12,8 @@ from backend.engine.playout import driver_rng
 from backend.games.dorasure.game import GAME
 from tests.conformance import check_game
 
+from .helpers import PARTY
+
 # (players, number of seeds, full_every): most steps are fully checked; the large
 # tables check views every other step to keep the run short.
 PLAN = [(None, 170, 1), (1, 30, 1), (2, 30, 1), (5, 30, 1), (7, 25, 2), (11, 15, 3)]
@@ -36,19 +38,6 @@ def test_the_plan_covers_every_hero_solo_large_tables_and_fang():
             heroes |= set(options["heroes"])
             sizes.add(len(options["heroes"]))
             fang.add(options["fang"])
-    assert heroes == {
-        "ninja",
-        "gladiator",
-        "samurai",
-        "hunter",
-        "werewolf",
-        "shaman",
-        "minstrel",
-        "magician",
-        "prince",
-        "paladin",
-        "vampire",
-        "grand_master",
-    }
+    assert heroes == {*PARTY, "grand_master"}
     assert {1, 2, 3, 4, 5, 7, 11} <= sizes and fang == {True, False}
     assert sum(count for _, count, _ in PLAN) >= 300

@@ -5,16 +5,9 @@ from __future__ import annotations
 from backend.games.dorasure.game import GAME
 from backend.games.dorasure.rules.damage import damage
 
-from .helpers import Table
+from .helpers import Table, at_action
 
 NEXT4 = (1, 1, 1, 1)
-
-
-def at_action(monkeypatch, heroes, current, **kw) -> Table:
-    t = Table(monkeypatch, heroes, current=current, **kw)
-    t.start_turn(*([1] * t.hero(current)["move"]))
-    t.act(current, {"type": "end_move"})
-    return t
 
 
 def offered(t: Table, seat: str, kind: str) -> bool:

@@ -15,6 +15,8 @@ from backend.engine.rng import seed_from_int
 from backend.games.dorasure.content import MOUNTAINS
 from backend.games.dorasure.game import GAME
 
+from .helpers import PARTY
+
 OWNER = {
     "faith": {"paladin"},
     "lullaby": {"minstrel"},
@@ -96,21 +98,8 @@ def play(seed: int, options: dict, seen: Counter, relic: bool = True) -> None:
 
 def test_every_power_is_used_and_only_by_its_owner():
     seen: Counter = Counter()
-    everyone = [
-        "ninja",
-        "gladiator",
-        "samurai",
-        "hunter",
-        "werewolf",
-        "shaman",
-        "minstrel",
-        "magician",
-        "prince",
-        "paladin",
-        "vampire",
-    ]
     for seed in range(150):
-        play(seed, {"heroes": everyone, "fang": seed % 2 == 0}, seen)
+        play(seed, {"heroes": PARTY, "fang": seed % 2 == 0}, seen)
     for seed in range(150, 180):
         options = GAME.sim_options(driver_rng(seed), 1 if seed % 3 == 0 else None, {})
         play(seed, options, seen, relic=seed % 2 == 0)

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from backend.games.dorasure.game import GAME
 
-from .helpers import Table
+from .helpers import at_action
 
 NEXT = (1, 1, 1, 1)  # the Ninja's movement roll when the turn passes to him
-
-
-def at_action(monkeypatch, heroes, current, **kw) -> Table:
-    t = Table(monkeypatch, heroes, current=current, **kw)
-    t.start_turn(*([1] * t.hero(current)["move"]))
-    t.act(current, {"type": "end_move"})
-    return t
 
 
 def test_solving_alone_gives_two_exp_and_the_reward(monkeypatch):

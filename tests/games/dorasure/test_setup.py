@@ -9,6 +9,8 @@ from backend.engine.rng import Rng, seed_from_int
 from backend.games.dorasure.content import MOUNTAINS, QUESTS, REWARD_POOL
 from backend.games.dorasure.game import GAME
 
+from .helpers import PARTY
+
 
 def test_setup_places_tiles_heroes_and_meter():
     s = GAME.initial_state(seed_from_int(3), {"heroes": ["vampire", "shaman", "ninja"]})
@@ -50,23 +52,7 @@ def test_fang_places_five_face_up_land_tiles():
         (["ninja", "ninja"], "duplicate_hero"),
         (["grand_master", "ninja"], "grand_master_alone"),
         (["ninja", "dragon"], "unknown_hero"),
-        (
-            [
-                "ninja",
-                "gladiator",
-                "samurai",
-                "hunter",
-                "werewolf",
-                "shaman",
-                "minstrel",
-                "magician",
-                "prince",
-                "paladin",
-                "vampire",
-                "grand_master",
-            ],
-            "player_count",
-        ),
+        ([*PARTY, "grand_master"], "player_count"),
     ],
 )
 def test_bad_hero_lists_are_refused(heroes, code):
@@ -77,19 +63,7 @@ def test_bad_hero_lists_are_refused(heroes, code):
 
 def test_options_accept_1_to_11_heroes():
     assert GAME.normalize_options({"heroes": ["grand_master"]}) == {"heroes": ["grand_master"], "fang": False}
-    eleven = [
-        "vampire",
-        "ninja",
-        "gladiator",
-        "samurai",
-        "hunter",
-        "werewolf",
-        "shaman",
-        "minstrel",
-        "magician",
-        "prince",
-        "paladin",
-    ]
+    eleven = [PARTY[-1], *PARTY[:-1]]  # any order: seats follow priority
     assert GAME.normalize_options({"heroes": eleven, "fang": True})["heroes"][0] == "ninja"
     assert [s.seat for s in GAME.seats(GAME.normalize_options({"heroes": ["paladin", "ninja"]}))] == [
         "ninja",

@@ -7,7 +7,7 @@ from ..state import State
 from .damage import blood_magic, damage
 from .flow import Ctx, op, push
 from .heroes import gain_exp, gain_res, heal, name, node_class
-from .rolls import finish_roll, start_roll, total, vampire_ones
+from .rolls import close_roll, start_roll
 
 
 def adventure_ok(s: State, hid: str) -> bool:
@@ -44,9 +44,7 @@ def _adventure_result(ctx: Ctx) -> None:
     s = ctx.s
     hid = s.current
     h = s.heroes[hid]
-    tot = total(s)
-    ones = vampire_ones(s)
-    finish_roll(s, tot)
+    tot, ones = close_roll(s)
     row = chart_row("adventure", tot)
     exp, dmg = row["exp"], row["damage"]
     note = ""

@@ -8,9 +8,9 @@ from ..content import CHARTS, GRAND_MASTER, chart_row
 from ..state import State
 from .damage import blood_magic, damage, from_current, kill, offer_kiss
 from .dice import ones, score_die
-from .flow import Ctx, PromptKind, ask, op, pass_action, prompt_kind, push
-from .heroes import gain_res, name
-from .rolls import finish_roll, start_roll, total, vampire_ones
+from .flow import Ctx, ask, op, optional_prompt, pass_action, push
+from .heroes import gain_res, name, turn_start_refill
+from .rolls import close_roll, start_roll
 from .turn import beside_ally
 
 
@@ -48,12 +48,7 @@ def _battle_turn(ctx: Ctx, seat: str, extra: bool) -> None:
         hero=seat,
         turn=s.turn,
     )
-    if seat == "shaman" and h["hp"] < h["max_hp"]:
-        gain_res(ctx, h, 1, "Voodoo")
-    elif seat == "magician":
-        gain_res(ctx, h, h["regain"], "Magic")
-    elif seat == GRAND_MASTER:
-        gain_res(ctx, h, 1, "Mana")
+    turn_start_refill(ctx, h)  # no Servants reset in the battle (R49)
     push(s, ("battle_attack",), ("battle_end",))
     offer_kiss(s)
 
@@ -75,9 +70,7 @@ def _battle_result(ctx: Ctx) -> None:
         s.roll = None
         push(s, damage({}, "Big Bang", dragon=2))  # R55: one event, no chart row
         return
-    tot = total(s)
-    blood = vampire_ones(s)
-    finish_roll(s, tot)
+    tot, blood = close_roll(s)
     blood_magic(ctx, blood)
     resolve_row(ctx, tot, combo=True)
 
@@ -189,12 +182,9 @@ def _extra_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
         ctx.emit("gauntlets", "Werewolf Lord's Gauntlets: the Werewolf attacks again!", hero="werewolf")
 
 
-prompt_kind(
+optional_prompt(
     "extra_turn",
-    PromptKind(
-        legal=lambda s, p: [pass_action(), {"type": "extra_turn"}],
-        default=lambda s, p: pass_action(),
-        answer=_extra_answer,
-        describe=lambda s, p: "Werewolf: take a second battle turn in a row with the Gauntlets?",
-    ),
+    legal=lambda s, p: [pass_action(), {"type": "extra_turn"}],
+    answer=_extra_answer,
+    describe=lambda s, p: "Werewolf: take a second battle turn in a row with the Gauntlets?",
 )

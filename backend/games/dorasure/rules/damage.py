@@ -14,7 +14,7 @@ from typing import Any
 
 from ..state import State
 from .dragon import dragon_damage
-from .flow import Ctx, PromptKind, ask, end_game, op, pass_action, prompt_kind, push
+from .flow import Ctx, PromptKind, ask, end_game, op, optional_prompt, pass_action, prompt_kind, push
 from .heroes import name, place_home, points, servants_first, spend_options
 
 
@@ -199,14 +199,11 @@ def _kiss_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     )
 
 
-prompt_kind(
+optional_prompt(
     "kiss",
-    PromptKind(
-        legal=_kiss_legal,
-        default=lambda s, p: pass_action(),
-        answer=_kiss_answer,
-        describe=lambda s, p: "Vampire: use Kiss of Death to revive a fallen hero?",
-    ),
+    legal=_kiss_legal,
+    answer=_kiss_answer,
+    describe=lambda s, p: "Vampire: use Kiss of Death to revive a fallen hero?",
 )
 
 
@@ -278,14 +275,11 @@ def _doll_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     ctx.emit("doll", f"Body-Swapping Doll: the Shaman takes {who}.", take=a["take"])
 
 
-prompt_kind(
+optional_prompt(
     "doll",
-    PromptKind(
-        legal=_doll_legal,
-        default=lambda s, p: pass_action(),
-        answer=_doll_answer,
-        describe=lambda s, p: "Shaman: take some of your allies' damage with the Body-Swapping Doll?",
-    ),
+    legal=_doll_legal,
+    answer=_doll_answer,
+    describe=lambda s, p: "Shaman: take some of your allies' damage with the Body-Swapping Doll?",
 )
 
 

@@ -18,7 +18,7 @@ from ..content import (
     ROAMING,
 )
 from ..state import State
-from .flow import Ctx, PromptKind, ask, op, pass_action, prompt_kind, push
+from .flow import Ctx, ask, op, optional_prompt, pass_action, push
 from .heroes import name, place_home
 
 ROAMING_DAMAGE: dict[str, int] = DRAGON["roaming_damage"]
@@ -221,14 +221,9 @@ def _shield_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     )
 
 
-prompt_kind(
+optional_prompt(
     "shield",
-    PromptKind(
-        legal=lambda s, p: [pass_action(), {"type": "shield"}],
-        default=lambda s, p: pass_action(),
-        answer=_shield_answer,
-        describe=lambda s, p: (
-            "Paladin: cancel this Dragon Retaliation with the Platinum Shield (once per game)?"
-        ),
-    ),
+    legal=lambda s, p: [pass_action(), {"type": "shield"}],
+    answer=_shield_answer,
+    describe=lambda s, p: "Paladin: cancel this Dragon Retaliation with the Platinum Shield (once per game)?",
 )

@@ -110,3 +110,15 @@ def end_game(ctx: Ctx, result: str, reason: str) -> None:
 
 def pass_action() -> dict[str, Any]:
     return {"type": "pass"}
+
+
+def optional_prompt(
+    name: str,
+    legal: Callable[[State, dict[str, Any]], list[dict[str, Any]]],
+    answer: Callable[[Ctx, dict[str, Any], dict[str, Any]], None],
+    describe: Callable[[State, dict[str, Any]], str],
+) -> None:
+    """A prompt offering an optional power: its default is not to use it (R65)."""
+    prompt_kind(
+        name, PromptKind(legal=legal, default=lambda s, p: pass_action(), answer=answer, describe=describe)
+    )

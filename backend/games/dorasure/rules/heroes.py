@@ -192,6 +192,18 @@ def gain_res(ctx: Ctx, h: Hero, n: int, why: str) -> int:
     return gained
 
 
+def turn_start_refill(ctx: Ctx, h: Hero) -> None:
+    """Refills at the start of every turn, both phases (R1 step 1, R2 step 2):
+    Shaman Voodoo while hurt, Magician Magic (2 from L4), Grand Master Mana."""
+    hid = h["id"]
+    if hid == "shaman" and h["hp"] < h["max_hp"]:
+        gain_res(ctx, h, 1, "Voodoo")
+    elif hid == "magician":
+        gain_res(ctx, h, h["regain"], "Magic")
+    elif hid == GRAND_MASTER:
+        gain_res(ctx, h, 1, "Mana")
+
+
 def pay(h: Hero, amount: int, gold: int) -> None:
     """Spend ``amount`` points, ``gold`` of them from the Prince's Gold (R49)."""
     h["gold"] -= gold

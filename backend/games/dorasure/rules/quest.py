@@ -10,7 +10,7 @@ from .damage import blood_magic, damage
 from .dragon import meter_step
 from .flow import Ctx, PromptKind, ask, op, prompt_kind, push
 from .heroes import gain_exp, gain_res, name, place_home
-from .rolls import finish_roll, start_roll, total, vampire_ones
+from .rolls import close_roll, start_roll
 
 
 def mountain_name(m: str) -> str:
@@ -115,9 +115,7 @@ def _quest_result(ctx: Ctx) -> None:
     mt = s.mountains[m]
     tile = QUESTS[mt["quest"]]
     group = participants(s)
-    tot = total(s, mt["flags"])
-    ones = vampire_ones(s)
-    finish_roll(s, tot)
+    tot, ones = close_roll(s, mt["flags"])
     s.quest = None
     leader = s.heroes[q["leader"]]
     if tot >= tile["target"]:

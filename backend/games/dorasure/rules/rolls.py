@@ -20,7 +20,7 @@ from typing import Any
 from ..content import GRAND_MASTER, QUESTS
 from ..state import State
 from .dice import continue_chain, ones, pool_score, roll_pool
-from .flow import Ctx, PromptKind, ask, op, pass_action, prompt_kind, push
+from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
 from .heroes import mark_used, name, pay, points, pool_base, spend_options, used
 
 KIND_WORD = {"adventure": "an Adventure", "quest": "a Quest", "combat": "a Combat roll"}
@@ -178,14 +178,11 @@ def _tune_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     )
 
 
-prompt_kind(
+optional_prompt(
     "tune",
-    PromptKind(
-        legal=_tune_legal,
-        default=lambda s, p: pass_action(),
-        answer=_tune_answer,
-        describe=lambda s, p: "Minstrel: play a Heroic Tune to add dice to an ally's roll?",
-    ),
+    legal=_tune_legal,
+    answer=_tune_answer,
+    describe=lambda s, p: "Minstrel: play a Heroic Tune to add dice to an ally's roll?",
 )
 
 
@@ -294,15 +291,20 @@ def _post_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
         )
 
 
-prompt_kind(
+optional_prompt(
     "post_roll",
-    PromptKind(
-        legal=_post_legal,
-        default=lambda s, p: pass_action(),
-        answer=_post_answer,
-        describe=lambda s, p: f"{name(p['seat'])}: keep these dice, or use a reroll/change power?",
-    ),
+    legal=_post_legal,
+    answer=_post_answer,
+    describe=lambda s, p: f"{name(p['seat'])}: keep these dice, or use a reroll/change power?",
 )
+
+
+def close_roll(s: State, flags: int = 0) -> tuple[int, int]:
+    """Total the roll (flags included), count the Vampire's 1s (R50), remember it: (total, ones)."""
+    tot = total(s, flags)
+    ones_count = vampire_ones(s)
+    finish_roll(s, tot)
+    return tot, ones_count
 
 
 def total(s: State, flags: int = 0) -> int:

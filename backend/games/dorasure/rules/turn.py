@@ -13,8 +13,8 @@ from typing import Any
 from ..content import GRAND_MASTER, MOUNTAINS, NODE_MOUNTAINS, NODE_NEIGHBOURS, QUESTS
 from ..state import State
 from .adventure import adventure_ok, do_adventure, do_gather, do_rest, rest_amount
-from .flow import Ctx, PromptKind, ask, op, pass_action, prompt_kind, push
-from .heroes import gain_res, heal, lycan, mark_used, name, used
+from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
+from .heroes import gain_res, heal, lycan, mark_used, name, turn_start_refill, used
 from .quest import declare_quest
 
 
@@ -34,15 +34,11 @@ def _turn_start(ctx: Ctx) -> None:
     h = s.heroes[hid]
     ctx.emit("turn", f"Turn {s.turn}: {name(hid)}.", hero=hid, turn=s.turn)
     if hid == "prince":
-        h["res"] = h["level"]  # R49: Servants := level
-    elif hid == "shaman" and h["hp"] < h["max_hp"]:
-        gain_res(ctx, h, 1, "Voodoo")
-    elif hid == "magician":
-        gain_res(ctx, h, h["regain"], "Magic")
-    elif hid == GRAND_MASTER:
-        gain_res(ctx, h, 1, "Mana")
+        h["res"] = h["level"]  # R49: Servants := level (phase 1 only)
     elif hid == "werewolf" and lycan(h):
-        heal(ctx, h, 1, "Strength of the Wild")
+        heal(ctx, h, 1, "Strength of the Wild")  # R44: phase-1 turns only
+    else:
+        turn_start_refill(ctx, h)
     push(s, ("movement_roll",))
 
 
@@ -108,16 +104,11 @@ def _reaction_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
         ask(s, s.current, "reaction")
 
 
-prompt_kind(
+optional_prompt(
     "reaction",
-    PromptKind(
-        legal=lambda s, p: [pass_action(), *reaction_options(s)],
-        default=lambda s, p: pass_action(),
-        answer=_reaction_answer,
-        describe=lambda s, p: (
-            f"{name(p['seat'])}: use a power on this movement roll before the Dragon moves?"
-        ),
-    ),
+    legal=lambda s, p: [pass_action(), *reaction_options(s)],
+    answer=_reaction_answer,
+    describe=lambda s, p: f"{name(p['seat'])}: use a power on this movement roll before the Dragon moves?",
 )
 
 
