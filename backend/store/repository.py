@@ -143,10 +143,11 @@ _FINISH = (
     .values(seq=bindparam("new"), status="finished", outcome=bindparam("oc"), finished_at=bindparam("at"))
 )
 _INSERT_ACTION = insert(ActionRow.__table__)
-_TABLE_WITH_HOST = (
-    select(GameTable, Player.name)
-    .outerjoin(Player, Player.id == GameTable.host_player_id)
-    .where(GameTable.id == bindparam("t"))
+_TABLE_WITH_HOST = select(_GT, Player.__table__.c.name.label("host_name")).outerjoin(
+    Player.__table__, Player.__table__.c.id == _GT.c.host_player_id
+)
+_PLAYER_BY_TOKEN = select(Player.id, Player.name, Player.token_hash).where(
+    Player.token_hash == bindparam("h")
 )
 _SEATS = (
     select(SeatRow.seat, SeatRow.label, SeatRow.player_id, Player.name, SeatRow.token_hash)
@@ -174,16 +175,19 @@ class Repository:
 
     # -- health -------------------------------------------------------------
     def ping(self) -> None:
-        with self.sessions() as s:
-            s.execute(text("SELECT 1"))
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     # -- players ------------------------------------------------------------
     def create_player(self, name: str) -> tuple[PlayerRecord, str]:
         token = new_token()
-        player = Player(id=new_id(), name=name, token_hash=token_hash(token), created_at=now())
-        with self.sessions.begin() as s:
-            s.add(player)
-        return PlayerRecord(player.id, player.name), token
+        player = PlayerRecord(new_id(), name)
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(Player.__table__),
+                {"id": player.id, "name": name, "token_hash": token_hash(token), "created_at": now()},
+            )
+        return player, token
 
     def player_by_token(self, token: str) -> PlayerRecord | None:
         wanted = token_hash(token)
@@ -191,11 +195,11 @@ class Repository:
         known = self._players.get(wanted)
         if known is not None:
             return known
-        with self.sessions() as s:
-            row = s.scalars(select(Player).where(Player.token_hash == wanted)).first()
-            if row is None or not constant_time_equal(row.token_hash, wanted):
-                return None
-            player = PlayerRecord(row.id, row.name)
+        with self.engine.connect() as conn:
+            row = conn.execute(_PLAYER_BY_TOKEN, {"h": wanted}).first()
+        if row is None or not constant_time_equal(row.token_hash, wanted):
+            return None
+        player = PlayerRecord(row.id, row.name)
         if len(self._players) >= PLAYER_CACHE:
             self._players.pop(next(iter(self._players)))
         self._players[wanted] = player
@@ -216,32 +220,37 @@ class Repository:
         prompt_timeout_seconds: float,
     ) -> TableRecord:
         table_id = new_id()
-        with self.sessions.begin() as s:
-            s.add(
-                GameTable(
-                    id=table_id,
-                    game=game,
-                    rules_version=rules_version,
-                    title=title,
-                    options=options,
-                    visibility=visibility,
-                    status="open",
-                    host_player_id=host.id,
-                    seq=0,
-                    turn_clock_seconds=turn_clock_seconds,
-                    prompt_timeout_seconds=prompt_timeout_seconds,
-                    created_at=now(),
-                )
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(_GT),
+                {
+                    "id": table_id,
+                    "game": game,
+                    "rules_version": rules_version,
+                    "title": title,
+                    "options": options,
+                    "visibility": visibility,
+                    "status": "open",
+                    "host_player_id": host.id,
+                    "seq": 0,
+                    "turn_clock_seconds": turn_clock_seconds,
+                    "prompt_timeout_seconds": prompt_timeout_seconds,
+                    "created_at": now(),
+                },
             )
-            s.flush()
-            for i, (seat, label) in enumerate(seats):
-                s.add(SeatRow(table_id=table_id, seat=seat, position=i, label=label))
+            conn.execute(
+                insert(SeatRow.__table__),
+                [
+                    {"table_id": table_id, "seat": seat, "position": i, "label": label}
+                    for i, (seat, label) in enumerate(seats)
+                ],
+            )
         return self.get_table(table_id)
 
-    def _record(
-        self, s: Session, row: GameTable, host_name: str | None, *, with_seed: bool = False
-    ) -> TableRecord:
-        seat_rows = s.execute(_SEATS, {"t": row.id}).all()
+    @staticmethod
+    def _record(conn: Connection, row: Any, *, with_seed: bool = False) -> TableRecord:
+        """``row``: a game_table row with its host's name as ``host_name``."""
+        seat_rows = conn.execute(_SEATS, {"t": row.id}).all()
         return TableRecord(
             id=row.id,
             game=row.game,
@@ -251,7 +260,7 @@ class Repository:
             visibility=row.visibility,
             status=row.status,
             host_player_id=row.host_player_id,
-            host_name=host_name or "",
+            host_name=row.host_name or "",
             seq=row.seq,
             turn_clock_seconds=row.turn_clock_seconds,
             prompt_timeout_seconds=row.prompt_timeout_seconds,
@@ -263,27 +272,25 @@ class Repository:
             seed_hex=row.seed_hex if with_seed else None,
         )
 
-    def _table_row(self, s: Session, table_id: str) -> tuple[GameTable, str | None]:
-        found = s.execute(_TABLE_WITH_HOST, {"t": table_id}).first()
-        if found is None:
+    @staticmethod
+    def _table_row(conn: Connection, table_id: str) -> Any:
+        row = conn.execute(_TABLE_WITH_HOST.where(_GT.c.id == bindparam("t")), {"t": table_id}).first()
+        if row is None:
             raise NotFound(table_id)
-        return found[0], found[1]
+        return row
 
     def get_table(self, table_id: str, *, with_seed: bool = False) -> TableRecord:
-        with self.sessions() as s:
-            row, host = self._table_row(s, table_id)
-            return self._record(s, row, host, with_seed=with_seed)
+        with self.engine.connect() as conn:
+            return self._record(conn, self._table_row(conn, table_id), with_seed=with_seed)
 
     def list_tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
-        with self.sessions() as s:
-            rows = s.execute(
-                select(GameTable, Player.name)
-                .outerjoin(Player, Player.id == GameTable.host_player_id)
-                .where(GameTable.visibility == "public", GameTable.status.in_(list(statuses)))
-                .order_by(GameTable.created_at.desc())
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                _TABLE_WITH_HOST.where(_GT.c.visibility == "public", _GT.c.status.in_(list(statuses)))
+                .order_by(_GT.c.created_at.desc())
                 .limit(limit)
             ).all()
-            return [self._record(s, r, host) for r, host in rows]
+            return [self._record(conn, r) for r in rows]
 
     def take_seat(self, table_id: str, seat: str, player_id: str) -> str | None:
         """Give ``seat`` to ``player_id`` with a fresh token; None when someone else holds it.
@@ -315,10 +322,10 @@ class Repository:
 
     def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
         """Open → live, once; False when someone else started it first."""
-        with self.sessions.begin() as s:
-            result = s.execute(
-                update(GameTable)
-                .where(GameTable.id == table_id, GameTable.status == "open")
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(_GT)
+                .where(_GT.c.id == table_id, _GT.c.status == "open")
                 .values(
                     status="live",
                     seed_hex=seed_hex,
@@ -332,9 +339,8 @@ class Repository:
 
     # -- play ---------------------------------------------------------------
     def load_for_play(self, table_id: str) -> PlayLoad:
-        with self.sessions() as s:
-            row, host = self._table_row(s, table_id)
-            table = self._record(s, row, host, with_seed=True)
+        with self.engine.connect() as s:
+            table = self._record(s, self._table_row(s, table_id), with_seed=True)
             snap = s.execute(
                 select(Snapshot.seq, Snapshot.state, Snapshot.state_hash)
                 .where(Snapshot.table_id == table_id, Snapshot.seq <= table.seq)
@@ -361,18 +367,23 @@ class Repository:
             )
 
     @staticmethod
-    def _actions_after(s: Session, table_id: str, seq: int, upto: int | None = None) -> list[LoggedAction]:
-        q = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq > seq)
+    def _actions_after(
+        conn: Connection, table_id: str, seq: int, upto: int | None = None
+    ) -> list[LoggedAction]:
+        a = ActionRow.__table__.c
+        q = select(a.seq, a.seat, a.action, a.action_id, a.state_hash, a.by_timeout).where(
+            a.table_id == table_id, a.seq > seq
+        )
         if upto is not None:
-            q = q.where(ActionRow.seq <= upto)
+            q = q.where(a.seq <= upto)
         return [
             LoggedAction(r.seq, r.seat, dict(r.action), r.action_id, r.state_hash, r.by_timeout)
-            for r in s.scalars(q.order_by(ActionRow.seq))
+            for r in conn.execute(q.order_by(a.seq))
         ]
 
     def actions_after(self, table_id: str, seq: int, upto: int | None = None) -> list[LoggedAction]:
-        with self.sessions() as s:
-            return self._actions_after(s, table_id, seq, upto)
+        with self.engine.connect() as conn:
+            return self._actions_after(conn, table_id, seq, upto)
 
     def all_actions(self, table_id: str) -> list[LoggedAction]:
         return self.actions_after(table_id, 0)
