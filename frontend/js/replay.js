@@ -93,6 +93,7 @@ class ReplayPage {
     window.__dt.renderer = this.renderer;
     window.__dt.hexToPixel = (q, r) => this.renderer.hexToPixel(q, r);
     window.__dt.spaceToPixel = (id) => this.renderer.spaceToPixel(id);
+    if (this.renderer.cellToPixel) window.__dt.cellToPixel = (x, y) => this.renderer.cellToPixel(x, y);
     this.buildLog();
     new ResizeObserver(() => this.renderer.resize()).observe(this.boardWrap);
     window.addEventListener("resize", () => this.renderer.resize());

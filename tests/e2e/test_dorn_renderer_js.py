@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -71,7 +72,14 @@ def _samples() -> tuple[dict, list[dict]]:
                     counts[k] = counts.get(k, 0) + 1
                 samples.append({"seat": seat, "view": GAME.view(state, seat), "legal": legal})
             # Prefer doing things over ending steps, never give up.
-            doing = [a for a in legal if a["type"] not in ("done", "surrender", "propose_surrender")]
+            # (Taking back a Done is sampled, never taken: random play would loop on it.)
+            doing = [
+                a
+                for a in legal
+                if a["type"] not in ("done", "surrender", "propose_surrender", "take_back_done")
+            ]
+            if not doing and all(a["type"] == "take_back_done" for a in legal):
+                continue  # this seat owes nothing; another seat acts next
             heading = [a for a in doing if a["type"] in ("move", "attack", "summon", "parry")]
             pool = heading if heading and rng.random() < 0.8 else doing
             action = rng.choice(pool) if pool and rng.random() < 0.85 else {"type": "done"}
@@ -134,11 +142,15 @@ CHECK = """async ({ stat, samples }) => {
         r.turnText(view);
         for (const a of legal) r.actionLabel(a);
     }
+    // Leave a heroes' attack on the canvas (attacker picked, targets ringed) for the screenshot.
+    const attack = samples.find((x) => x.view.phase === 'H3' && x.legal.some((a) => a.type === 'attack'));
+    const hero = attack.legal.find((a) => a.type === 'attack').hero;
+    r.setState(attack.view, { legal: attack.legal, seat: attack.seat, selection: 'fig:' + hero });
     return { problems: problems.slice(0, 20), count: problems.length, seen: [...seen].sort() };
 }"""
 
 
-def test_every_listed_action_is_reachable(browser) -> None:
+def test_every_listed_action_is_reachable(browser, artifacts: Path) -> None:
     static, samples = _samples()
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors: list[str] = []
@@ -155,6 +167,7 @@ def test_every_listed_action_is_reachable(browser) -> None:
     page.route("http://dorn.test/**", serve)
     page.goto("http://dorn.test/tests/e2e/js/blank.html")
     result = page.evaluate(CHECK, {"stat": json.loads(json.dumps(static)), "samples": samples})
+    page.locator("canvas").screenshot(path=str(artifacts / "dorn-attack.png"))
     page.close()
     assert result["count"] == 0, result["problems"]
     assert {"summon", "attack", "parry", "place_monster", "play_blessing", "move", "done"} <= set(

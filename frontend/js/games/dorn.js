@@ -46,7 +46,7 @@ const HERO_COLORS = {
   vargen: "#5f6671",
 };
 
-const MONSTER_ABBR = { zombie: "Zo", rat: "Ra", bogbeast: "Bo", skeleton: "Sk", ghost: "Gh", mummy: "Mu", vampire: "Va", gorgon: "Go" };
+const MONSTER_ABBR = { zombie: "Zo", rat: "Ra", bogbeast: "Bo", skeleton: "Sk", ghost: "Gh", mummy: "Mu", vampire: "Va", gorgon: "Gn" };
 const WEAK_FILL = "#8a5a2e"; // brown tokens (RB components)
 const STRONG_FILL = "#a3202c"; // red tokens
 const ZORKAL = "zorkal";
