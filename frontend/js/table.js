@@ -454,7 +454,8 @@ class LiveTable {
   renderPanels() {
     const d = this.current;
     if (!this.renderer || !d || !d.view) return;
-    clear(this.panels).append(this.renderer.heroPanels(d.view, { table: this.table, connected: this.connectedSeats, mine: Object.keys(this.seats), active: this.activeSeat, toAct: d.to_act }));
+    const owing = d.to_act.filter((s) => !(this.renderer.seatDone && this.renderer.seatDone(d.view, s)));
+    clear(this.panels).append(this.renderer.heroPanels(d.view, { table: this.table, connected: this.connectedSeats, mine: Object.keys(this.seats), active: this.activeSeat, toAct: owing }));
     // The board leaves room for the panels under it: refit it when their height changes.
     const height = this.panels.offsetHeight;
     if (height !== this.panelsHeight) {
