@@ -255,6 +255,24 @@ def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) 
     carol.wait_for_function(
         f"() => document.getElementById('board').getBoundingClientRect().width > {wide - 5}"
     )
+    # Layout at 1440x960: the hero panels fit under the board; "Your move" shows all its
+    # buttons (or scrolls); the latest dice roll is the big one.
+    layout = alice.evaluate(
+        """() => {
+            const block = document.querySelector('.move-block');
+            const dice = [...document.querySelectorAll('#dice .dice-roll')].map(r => r.querySelector('.die').getBoundingClientRect().width);
+            return {
+                panels: document.getElementById('hero-panels').getBoundingClientRect().bottom,
+                block: block.getBoundingClientRect().bottom,
+                fits: block.scrollHeight <= block.clientHeight + 1,
+                scrolls: getComputedStyle(block).overflowY === 'auto',
+                dice,
+            };
+        }"""
+    )
+    assert layout["panels"] <= 960 and layout["block"] <= 960, layout
+    assert layout["fits"] or layout["scrolls"], layout
+    assert layout["dice"] and all(w < layout["dice"][0] for w in layout["dice"][1:]), layout
     carol.screenshot(path=str(artifacts / "dorasure-spectator.png"))
     alice.screenshot(path=str(artifacts / "dorasure-player.png"))
     bob.screenshot(path=str(artifacts / "dorasure-player-2.png"))
