@@ -7,7 +7,7 @@ from typing import Any
 
 from backend.engine.core import InvalidOptions, Outcome, SeatInfo, Transition
 
-from . import actions
+from . import actions, sim
 from . import view as view_mod
 from .content import (
     FANG_SITES,
@@ -162,6 +162,10 @@ class Dorasure:
         run(ctx)
         ctx.finish()
         return Transition(s, tuple(ctx.events))
+
+    def sim_choice(self, state: State, seat: str, legal: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+        """The random driver's pick, steered towards progress (see ``sim.py``)."""
+        return sim.choose(state, seat, legal, rng)
 
     def default_action(self, state: State, seat: str) -> dict[str, Any] | None:
         return actions.default(state, seat)
