@@ -2,7 +2,8 @@
 
 One driver serves the simulator command, the conformance tests and the engine
 benchmark, so all three exercise the engine the same way: at every step a seat
-that may act is picked uniformly, then one of its legal actions uniformly.
+that may act is picked uniformly, then one of its legal actions uniformly (or, when
+the game offers ``sim_choice``, as the game steers the pick among the listed actions).
 The driver's choices come from its own Rng stream (never from the game's), so
 the game's dice are the same whatever the players choose to do.
 """
