@@ -421,9 +421,13 @@ class DornRenderer {
     const pick = (list, title) => (list.length === 1 ? list[0] : list.length ? { choose: list, title } : null);
     // A target figure first (attacks), then the cell (moves, summons, placements).
     if (clicked && clicked !== fig) {
-      const attacks = this.targetActions(legal, selection).filter((a) => a.target === clicked);
-      const chosen = pick(attacks, `What to do to ${this.figureName(clicked)}?`);
+      const onIt = this.targetActions(legal, selection).filter((a) => a.target === clicked);
+      const attacks = onIt.filter((a) => a.type === "attack");
+      const chosen = pick(attacks, `Attack ${this.figureName(clicked)} with…`);
       if (chosen) return chosen;
+      // Anything else aimed at a figure (an item) is confirmed in a dialog, and a click on one's
+      // own figure picks it rather than spending an item on it (the item stays a button).
+      if (onIt.length && !this.actors(legal).includes(clicked)) return { choose: onIt, title: `On ${this.figureName(clicked)}?` };
     }
     const here = this.cellActions(legal, selection).filter((a) => sameCell(actionCell(a), cell));
     const chosen = pick(here, `At (${cell[0]},${cell[1]})`);
@@ -1718,7 +1722,10 @@ class DornRenderer {
       if (cellMoves.length) tips.push(`click a lit cell (${new Set(cellMoves.map((a) => key(...actionCell(a)))).size} reachable)`);
       if (targets.length) tips.push("click a ringed target");
       hint = `${this.figureName(fig)}: ${tips.join(", or ") || "choose below"}.`;
-      if (targets.length && targets.length <= 8) groups.push({ title: "Targets", items: targets.map((a) => item(a)) });
+      // Attacks are clicked on the board (listed here too when few); other actions aimed at a
+      // figure are always buttons.
+      const shown = targets.filter((a) => a.type !== "attack" || targets.length <= 8);
+      if (shown.length) groups.push({ title: "Targets", items: shown.map((a) => item(a)) });
       if (other.length) groups.push({ title: "Also", items: other.map((a) => item(a)) });
     } else if (actors.length) {
       hint = hint || "Click one of your ringed figures, then a lit cell or a target.";
