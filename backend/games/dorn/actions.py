@@ -133,11 +133,24 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
                 if hero in s["monsters"]
                 else {}
             )
+            blocked, gate = w.blocked_bits(), bool(s["gate"])
             for mid, m in monsters.items():
-                if bats and turns.can_bat(m):
+                if bats and not m["moved"] and turns.can_bat(m):
                     out.append({"type": "bat_form", "figure": mid})
-                if moves and m["mv"] > 0:
-                    out += _creature_moves(w, mid, m["cell"], m["mv"])
+                mv = m["mv"]
+                if moves and mv > 0:
+                    # ``_creature_moves``'s reuse test, inlined: this loop is the hot spot.
+                    f = _MOVES.get(mid)
+                    if (
+                        f is not None
+                        and f[0] == m["cell"]
+                        and f[1] == mv
+                        and f[2] == gate
+                        and blocked & f[3] == f[4]
+                    ):
+                        out += f[5]
+                    else:
+                        out += _creature_moves(w, mid, m["cell"], mv)
             z = s["zorkal"]
             if moves and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
                 out += _creature_moves(w, ZORKAL, z["cell"], z["mv"])
