@@ -188,3 +188,16 @@ def test_replenishing_happens_once(monkeypatch):
     )
     t.start_turn(6, 1, 1, 1, 3)  # the 3rd rampage again (as after a restart): no draw
     assert t.s.mountains["m1"]["state"] == "solved" and "replenish" not in t.kinds()
+
+
+def test_no_replenishing_below_six_heroes(monkeypatch):
+    five = {h: {"pos": "city", "res": 0} for h in ["ninja", "gladiator", "samurai", "werewolf", "paladin"]}
+    t = Table(
+        monkeypatch,
+        five,
+        current="gladiator",
+        meter=8,
+        mountains={"m1": "mysterious_inscriptions/dragons_lair:solved"},
+    )
+    t.start_turn(6, 1, 1, 3)  # a 6 moves the meter (no Special Chance) to 9: Rampage 3 only
+    assert t.s.meter == 9 and "replenish" not in t.kinds() and t.s.mountains["m1"]["state"] == "solved"

@@ -393,3 +393,27 @@ def test_level_six_strike_and_elixir(monkeypatch):
     t.act("grand_master", {"type": "spend", "amount": 0, "elixir": True}, 4, 4, 4, 4, 2)  # 5 dice: total 4
     assert "elixir" in t.hero("grand_master")["used"] and t.hero("grand_master")["hp"] == 8
     assert t.event("dragon_hit")["damage"] == 2  # total 4 at level 6 deals 2
+
+
+def test_no_heros_song_after_falling_this_turn(monkeypatch):
+    # R25 + R47: the Minstrel fumbles an adventure and falls; revived in the City beside the Ninja,
+    # her turn ends with no end-of-turn effect.
+    t = at_action(monkeypatch, {"ninja": "city", "minstrel": {"pos": "p05", "hp": 1, "res": 0}}, "minstrel")
+    t.act("minstrel", {"type": "adventure"}, 1, 6, 2, *NEXT4)  # fumble; revival 6 2; Ninja's roll
+    assert t.hero("minstrel")["pos"] == "city" and t.hero("minstrel")["res"] == 0 and t.s.current == "ninja"
+
+
+def test_ninjutsu_only_on_forest_steps(monkeypatch):
+    t = Table(monkeypatch, {"ninja": {"pos": "r02", "res": 0}, "hunter": "city"})
+    t.start_turn(3, 2, 1, 1)
+    t.act("ninja", {"type": "step", "to": "p14", "die": 3})  # plains
+    t.act("ninja", {"type": "step", "to": "r03", "die": 2})  # road
+    assert t.hero("ninja")["res"] == 0
+
+
+def test_level_six_strike_needs_level_six(monkeypatch):
+    gm = {"pos": "city", "res": 0, "exp": 4, "used": ["grand_reroll"]}
+    t = Table(monkeypatch, {"grand_master": gm}, relic=True, phase=2)
+    t.start_battle_turn()  # Mana +1: spend prompt
+    t.act("grand_master", {"type": "spend", "amount": 1}, 4, 4, 4, 4, 2, 2)  # level 5: Combat 5 + 1 die: 4
+    assert t.event("battle_result")["result"] == "from_behind" and t.event("dragon_hit")["damage"] == 1

@@ -229,3 +229,46 @@ def test_beside_two_mountains_the_hero_picks_one_and_assisting_is_not_an_action(
     assert (
         t.hero("samurai")["exp"] == 2 and t.hero("samurai")["res"] == 2
     )  # two attempts, two Training points
+
+
+def test_a_negative_total_leaves_no_flags(monkeypatch):
+    # R18: flags := max(0, total).
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "r01"},
+        "werewolf",
+        mountains={"m1": "mysterious_inscriptions/book_of_dragons:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m1", "invite": []}, 1, 2, *NEXT)  # total -1
+    assert t.event("quest_failure")["total"] == -1 and t.s.mountains["m1"]["flags"] == 0
+
+
+def test_a_leader_felled_by_the_start_effect_ends_the_attempt(monkeypatch):
+    # §7.3 step 5 / R23 / R25: the Chimera's start damage fells the leader; the revival roll saves
+    # him, but the attempt ends: no roll, no failure effect, flags unchanged, and his turn is over.
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": {"pos": "p05", "hp": 1}},
+        "werewolf",
+        mountains={"m2": "evil_chimera/book_of_dragons:revealed:1"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": []}, 6, 2, *NEXT)  # revival 6 2
+    assert "quest_abort" in t.kinds() and "roll" not in t.kinds()
+    assert t.s.mountains["m2"]["flags"] == 1 and t.s.mountains["m2"]["state"] == "revealed"
+    assert t.hero("werewolf")["pos"] == "city" and t.s.current == "ninja"
+
+
+def test_an_assistant_felled_by_the_start_effect_drops_out(monkeypatch):
+    # §7.3 step 5 + R17: the fallen helper is revived at home and leaves; the leader solves alone: 2 EXP.
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "gladiator": {"pos": "belk", "hp": 1}, "werewolf": "p05"},
+        "werewolf",
+        mountains={"m2": "evil_chimera/anti_dragon_weapons:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": ["gladiator"]})
+    # Chimera: 1 damage each; the Gladiator falls (revival 2 6 1); the Werewolf rolls alone 4 4 = 2.
+    t.act("gladiator", {"type": "accept"}, 2, 6, 1, 4, 4, *NEXT)
+    assert t.event("roll")["dice"] == {"werewolf": [[4], [4]]}
+    assert t.hero("werewolf")["exp"] == 2 and t.hero("gladiator")["exp"] == 0
+    assert t.hero("gladiator")["pos"] == "city" and t.s.mountains["m2"]["state"] == "solved"
