@@ -22,5 +22,7 @@ def run() -> list[str]:
 def test_same_seed_same_lines():
     first = run()
     assert len(first) == 3
-    assert all("outcome=unfinished" not in line for line in first)
+    # Steered random play (backend/games/dorn/sim.py) ends games in a real outcome, well before
+    # the round_limit safety net (which would say "abandoned").
+    assert all("outcome=heroes_win" in line or "outcome=keeper_wins" in line for line in first)
     assert run() == first
