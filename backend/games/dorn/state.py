@@ -82,7 +82,8 @@ def cell_name(i: int) -> str:
     return f"({x},{y})"
 
 
-_LAST_READ: list[Any] = [None, None]
+# [(state, its read-only Work)]: one pair, replaced in one assignment (safe under threads).
+_LAST_READ: list[tuple[Any, Any]] = [(None, None)]
 
 
 def reader(state: State) -> Work:
@@ -93,10 +94,11 @@ def reader(state: State) -> Work:
     values (``apply`` returns a new one and nobody edits a state handed out), and the last one
     read is held here, so its identity cannot be reused by another object.
     """
-    if _LAST_READ[0] is state:
-        return _LAST_READ[1]
+    last_state, last_work = _LAST_READ[0]
+    if last_state is state:
+        return last_work
     w = Work(state, copy=False)
-    _LAST_READ[0], _LAST_READ[1] = state, w
+    _LAST_READ[0] = (state, w)
     return w
 
 
@@ -105,7 +107,7 @@ def hand_over(w: Work) -> None:
     about that state start from it (every change of cell goes through ``moved``/``relocate``)."""
     fresh = Work(w.s, copy=False)
     fresh.adopt_caches(w)
-    _LAST_READ[0], _LAST_READ[1] = w.s, fresh
+    _LAST_READ[0] = (w.s, fresh)
 
 
 class Work:
