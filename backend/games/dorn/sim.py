@@ -9,8 +9,9 @@ plus "charge" shortcuts).
 So the simulator's driver (``backend/engine/playout.py``) asks the game for its pick when the
 game offers ``sim_choice``.  The pick is always one of the listed actions, drawn with the
 driver's own Rng: with probability ``NUDGE`` (1/2 for the Keeper, 3/4 for hero seats) it is
-drawn among the *purposeful* listed actions (below), otherwise uniformly among all of them.  No rule is bent: every action is
-validated and applied like a player's, and the conformance harness checks the whole list.
+drawn among the *purposeful* listed actions (below), otherwise uniformly among all of them.
+No rule is bent: every action is validated and applied like a player's, and the conformance
+harness checks the whole list.
 
 Purposeful actions:
 

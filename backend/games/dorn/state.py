@@ -201,7 +201,7 @@ class Work:
 
     def blocked_bits(self) -> int:
         """Every cell holding a figure or an obstacle, as one bit per cell (cheap to compare
-        against a cached region, see rules/movement.py)."""
+        with the cells a memoised walk looked at, see ``rules/movement.py``)."""
         if self._blocked is None:
             bits = 0
             for c in self.occupancy():
