@@ -150,3 +150,13 @@ def test_level_six_sheets_match_the_content_file(monkeypatch):
         assert (*got, h["max_hp"], h["max_res"]) == sheet, hid
         assert h["level"] == 6 and h["exp"] == (5 if hid == "grand_master" else 10)
         assert h["regain"] == (2 if hid == "magician" else 1) and h["l6"] == (hid == "grand_master")
+
+
+def test_a_revival_empties_servants_and_gold(monkeypatch):
+    # R24 / R49: after a successful revival every hero's resources are 0, the Prince's Gold included.
+    t = Table(
+        monkeypatch,
+        {"ninja": {"pos": "p05", "res": 0, "hp": 1}, "prince": {"pos": "p09", "res": 2, "gold": 4}},
+    )
+    t.run_op(damage({"ninja": 1}, "test"), 1, 6)
+    assert t.hero("ninja")["hp"] == 4 and (t.hero("prince")["res"], t.hero("prince")["gold"]) == (0, 0)
