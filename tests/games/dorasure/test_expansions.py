@@ -201,3 +201,33 @@ def test_no_replenishing_below_six_heroes(monkeypatch):
     )
     t.start_turn(6, 1, 1, 3)  # a 6 moves the meter (no Special Chance) to 9: Rampage 3 only
     assert t.s.meter == 9 and "replenish" not in t.kinds() and t.s.mountains["m1"]["state"] == "solved"
+
+
+def test_special_chance_splits_at_three_and_four(monkeypatch):
+    # §8.3: 1–3 move the Dragon, 4–6 hurt the mover.
+    t = Table(monkeypatch, dict(SIX), current="gladiator")
+    t.start_turn(6, 6, 1, 3, 4)
+    assert t.s.meter == 1 and t.hero("gladiator")["hp"] == 5
+
+
+def test_herbal_meadow_heals_only_on_a_six(monkeypatch):
+    t = fang(monkeypatch, "herbal_meadow", {"ninja": "city", "hunter": {"pos": "r03", "hp": 2}}, "hunter")
+    t.start_turn(5, 3, 1)
+    t.act("hunter", {"type": "step", "to": "p14", "die": 5})
+    assert t.hero("hunter")["hp"] == 2
+
+
+def test_falling_in_the_swamp_ends_a_routed_move(monkeypatch):
+    # §9.2 + R25: the canonical route to Belk crosses the swamp on p08; the mover falls there,
+    # is revived in the City and his turn ends: the rest of the route is not walked.
+    t = fang(
+        monkeypatch,
+        "poisonous_swamp",
+        {"ninja": "city", "werewolf": {"pos": "r02", "hp": 1}},
+        "werewolf",
+        site="p08",
+    )
+    t.start_turn(4, 2, 1)
+    t.act("werewolf", {"type": "move", "to": "belk"}, 6, 1, 1, 1, 1, 1)  # revival 6 1; the Ninja's roll
+    assert [e.data["to"] for e in t.events if e.kind == "step"] == ["p08"]
+    assert t.hero("werewolf")["pos"] == "city" and t.s.current == "ninja"
