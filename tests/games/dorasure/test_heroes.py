@@ -197,6 +197,9 @@ def test_body_swapping_doll_takes_an_allys_damage(monkeypatch):
     t2 = Table(monkeypatch, {"ninja": {"pos": "p05", "res": 0}, "shaman": {"pos": "p09", "res": 0}})
     t2.run_op(damage({"ninja": 2}, "test"))  # no Treasure: no Doll
     assert t2.prompt("shaman") is None
+    t3 = Table(monkeypatch, {"ninja": {"pos": "p05"}, "shaman": {"pos": "p09", "res": 0}}, relic=True)
+    t3.run_op(damage({"ninja": 1, "shaman": 1}, "test"))  # he takes only allies' damage
+    assert [a.get("take") for a in t3.legal("shaman")] == [None, {"ninja": 1}]
 
 
 # -- Minstrel ---------------------------------------------------------------------------
@@ -417,3 +420,31 @@ def test_level_six_strike_needs_level_six(monkeypatch):
     t.start_battle_turn()  # Mana +1: spend prompt
     t.act("grand_master", {"type": "spend", "amount": 1}, 4, 4, 4, 4, 2, 2)  # level 5: Combat 5 + 1 die: 4
     assert t.event("battle_result")["result"] == "from_behind" and t.event("dragon_hit")["damage"] == 1
+
+
+def test_no_heroic_tune_on_her_own_dice(monkeypatch):
+    # R46: the Minstrel assisting a quest may Tune the leader, never her own pool.
+    t = at_action(
+        monkeypatch,
+        {"ninja": "city", "werewolf": "p05", "minstrel": {"pos": "belk", "res": 2}},
+        "werewolf",
+        mountains={"m2": "horde_of_goblins/book_of_dragons:revealed"},
+    )
+    t.act("werewolf", {"type": "quest", "mountain": "m2", "invite": ["minstrel"]})
+    t.act("minstrel", {"type": "accept"})
+    t.act("minstrel", {"type": "spend", "amount": 0})
+    assert t.prompt("minstrel") == "tune"
+    assert {a.get("to") for a in t.legal("minstrel") if a["type"] == "tune"} == {"werewolf"}
+
+
+def test_heros_song_in_the_battle_needs_only_a_living_ally(monkeypatch):
+    # R47 phase 2: positions no longer matter.
+    t = Table(
+        monkeypatch,
+        {"minstrel": {"pos": "f05", "res": 0}, "paladin": {"pos": "city", "res": 1}},
+        phase=2,
+        current="minstrel",
+    )
+    t.start_battle_turn(4)  # Combat 1: total 1 → fire blast; the Paladin may absorb
+    t.act("paladin", {"type": "absorb", "amount": 0})
+    assert t.hero("minstrel")["res"] == 1 and t.s.current == "paladin"
