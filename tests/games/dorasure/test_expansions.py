@@ -231,3 +231,11 @@ def test_falling_in_the_swamp_ends_a_routed_move(monkeypatch):
     t.act("werewolf", {"type": "move", "to": "belk"}, 6, 1, 1, 1, 1, 1)  # revival 6 1; the Ninja's roll
     assert [e.data["to"] for e in t.events if e.kind == "step"] == ["p08"]
     assert t.hero("werewolf")["pos"] == "city" and t.s.current == "ninja"
+
+
+def test_a_hero_who_starts_on_quick_sand_may_leave_it(monkeypatch):
+    # §9.2: Quick Sand ends the movement of the turn it is entered, not the next one.
+    t = fang(monkeypatch, "quick_sand", {"ninja": "city", "hunter": "p14"}, "hunter")
+    t.start_turn(2, 3, 1)
+    assert {"type": "step", "to": "r03", "die": 2} in t.legal("hunter")
+    assert {"type": "move", "to": "r02"} in t.legal("hunter")
