@@ -58,7 +58,8 @@ async def _player(repo: RepoDep, authorization: Annotated[str | None, Header()] 
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer <token>'.")
-    player = await asyncio.to_thread(repo.player_by_token, token.strip())
+    # A player seen before is remembered: no database (and no thread hop) for it.
+    player = repo.known_player(token.strip()) or await asyncio.to_thread(repo.player_by_token, token.strip())
     if player is None:
         raise ApiError(401, "unauthorized", "That player token is not valid.")
     return player

@@ -155,6 +155,21 @@ _SEATS = (
     .where(SeatRow.table_id == bindparam("t"))
     .order_by(SeatRow.position)
 )
+_ST = SeatRow.__table__
+_TAKE_SEAT = (
+    update(_ST)
+    .where(
+        _ST.c.table_id == bindparam("t"),
+        _ST.c.seat == bindparam("s"),
+        _ST.c.player_id.is_(None) | (_ST.c.player_id == bindparam("p")),
+    )
+    .values(player_id=bindparam("p"), token_hash=bindparam("h"))
+)
+_FREE_SEAT = (
+    update(_ST)
+    .where(_ST.c.table_id == bindparam("t"), _ST.c.seat == bindparam("s"), _ST.c.player_id == bindparam("p"))
+    .values(player_id=None, token_hash=None)
+)
 PLAYER_CACHE = 10_000
 _INSERT_EVENT = insert(EventRow.__table__)
 _INSERT_SNAPSHOT = insert(Snapshot.__table__)
@@ -188,6 +203,10 @@ class Repository:
                 {"id": player.id, "name": name, "token_hash": token_hash(token), "created_at": now()},
             )
         return player, token
+
+    def known_player(self, token: str) -> PlayerRecord | None:
+        """The player of ``token`` if this process has seen it (players never change)."""
+        return self._players.get(token_hash(token))
 
     def player_by_token(self, token: str) -> PlayerRecord | None:
         wanted = token_hash(token)
@@ -300,24 +319,14 @@ class Repository:
         token = new_token()
         with self.engine.begin() as conn:
             moved = conn.execute(
-                update(SeatRow.__table__)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat,
-                    (SeatRow.player_id.is_(None)) | (SeatRow.player_id == player_id),
-                )
-                .values(player_id=player_id, token_hash=token_hash(token))
+                _TAKE_SEAT, {"t": table_id, "s": seat, "p": player_id, "h": token_hash(token)}
             )
         return token if moved.rowcount == 1 else None
 
     def free_seat(self, table_id: str, seat: str, player_id: str) -> bool:
         """Give up ``seat``; False when ``player_id`` does not hold it."""
         with self.engine.begin() as conn:
-            moved = conn.execute(
-                update(SeatRow.__table__)
-                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.player_id == player_id)
-                .values(player_id=None, token_hash=None)
-            )
+            moved = conn.execute(_FREE_SEAT, {"t": table_id, "s": seat, "p": player_id})
         return moved.rowcount == 1
 
     def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
