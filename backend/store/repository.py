@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import ActionRow, EventRow, GameTable, Player, SeatRow, Snapshot
@@ -187,6 +186,7 @@ class Repository:
         self.engine: Engine = sessions.kw["bind"]
         # sha256(player token) -> player, oldest first.
         self._players: dict[str, PlayerRecord] = {}
+        self._log: _LogWriter | None = None
 
     # -- health -------------------------------------------------------------
     def ping(self) -> None:
@@ -417,68 +417,26 @@ class Repository:
 
         Returns, per item, None (committed) or the Conflict that refused it.
         """
+        log = self._log_writer()
         try:
-            with self.engine.begin() as conn:
-                self._append(conn, batch)
+            log.append(batch)
             return [None] * len(batch)
-        except (Conflict, IntegrityError):
+        except Conflict:
             if len(batch) == 1:
                 return [Conflict(batch[0].table_id)]
         results: list[Exception | None] = []
         for item in batch:
             try:
-                with self.engine.begin() as conn:
-                    self._append(conn, [item])
+                log.append([item])
                 results.append(None)
-            except (Conflict, IntegrityError):
-                results.append(Conflict(item.table_id))
+            except Conflict as exc:
+                results.append(exc)
         return results
 
-    def _append(self, conn: Connection, batch: Sequence[ActionWrite]) -> None:
-        """Every row of a batch with one executemany per statement (this runs for every action)."""
-        stamp = now()
-        moves = [{"t": i.table_id, "prev": i.seq - 1, "new": i.seq} for i in batch if i.outcome is None]
-        if moves:
-            # The conditional update serializes writers of one table across workers.
-            if self.engine.dialect.supports_sane_multi_rowcount or len(moves) == 1:
-                if conn.execute(_MOVE, moves).rowcount != len(moves):
-                    raise Conflict(batch[0].table_id)
-            else:
-                for move in moves:
-                    if conn.execute(_MOVE, move).rowcount != 1:
-                        raise Conflict(move["t"])
-        for item in batch:
-            if item.outcome is not None:
-                moved = conn.execute(
-                    _FINISH,
-                    {"t": item.table_id, "prev": item.seq - 1, "new": item.seq,
-                     "oc": item.outcome, "at": stamp},
-                )  # fmt: skip
-                if moved.rowcount != 1:
-                    raise Conflict(item.table_id)
-        conn.execute(
-            _INSERT_ACTION,
-            [
-                {"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
-                 "action_id": i.action_id, "by_timeout": i.by_timeout, "state_hash": i.state_hash,
-                 "created_at": stamp}
-                for i in batch
-            ],
-        )  # fmt: skip
-        events = [
-            {"table_id": i.table_id, "seq": i.seq, "idx": n, "kind": ev.kind, "data": ev.data, "to_seats": ev.to}
-            for i in batch
-            for n, ev in enumerate(i.events)
-        ]  # fmt: skip
-        if events:
-            conn.execute(_INSERT_EVENT, events)
-        snapshots = [
-            {"table_id": i.table_id, "seq": i.seq, "state": i.snapshot, "state_hash": i.state_hash}
-            for i in batch
-            if i.snapshot is not None
-        ]
-        if snapshots:
-            conn.execute(_INSERT_SNAPSHOT, snapshots)
+    def _log_writer(self) -> _LogWriter:
+        if self._log is None:
+            self._log = _LogWriter(self.engine)
+        return self._log
 
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""
@@ -486,3 +444,133 @@ class Repository:
             for model in (EventRow, Snapshot, ActionRow, SeatRow):
                 s.execute(delete(model).where(model.table_id == table_id))
             s.execute(delete(GameTable).where(GameTable.id == table_id))
+
+
+class _Statement:
+    """A statement run on the driver's cursor: SQL compiled once by SQLAlchemy for the
+    dialect, each parameter converted by its column type's own bind processor."""
+
+    def __init__(self, engine: Engine, stmt: Any, keys: Sequence[str] | None = None) -> None:
+        dialect = engine.dialect
+        compiled = stmt.compile(dialect=dialect, column_keys=list(keys) if keys else None)
+        self.sql = str(compiled)
+        self.order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+        params = compiled.params  # every parameter of the SQL by name, with its value if it has one
+        # Constants written in the statement ('live', 'finished') are parameters too.
+        self.constants = {k: v for k, v in params.items() if isinstance(v, str)}
+        self.convert = [
+            (name, proc)
+            for name, bind in compiled.binds.items()
+            if name in params and (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))
+        ]
+
+    def rows(self, params: Sequence[dict[str, Any]]) -> list[Any]:
+        out = []
+        for row in params:
+            if self.constants:
+                row = {**self.constants, **row}
+            for name, proc in self.convert:
+                if name in row:
+                    row[name] = proc(row[name])
+            out.append(tuple(row[k] for k in self.order) if self.order else row)
+        return out
+
+
+class _LogWriter:
+    """Appends batches of actions to the log with the driver's executemany.
+
+    This runs for every action of every table: on the DB-API cursor it costs a
+    fraction of a SQLAlchemy Core execution (which alone cost ≈ 0.45 ms per
+    transaction), with the same SQL and the same parameter conversions.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sane_multi_rowcount = engine.dialect.supports_sane_multi_rowcount
+        self.integrity = engine.dialect.dbapi.IntegrityError  # type: ignore[union-attr]
+        a, e, n = ActionRow.__table__.c, EventRow.__table__.c, Snapshot.__table__.c
+        self.move = _Statement(engine, _MOVE)
+        self.finish = _Statement(engine, _FINISH)
+        self.action = _Statement(engine, insert(ActionRow.__table__).inline(),
+                                 [a.table_id.key, a.seq.key, a.seat.key, a.action.key, a.action_id.key,
+                                  a.by_timeout.key, a.state_hash.key, a.created_at.key])  # fmt: skip
+        self.event = _Statement(engine, insert(EventRow.__table__).inline(),
+                                [e.table_id.key, e.seq.key, e.idx.key, e.kind.key, e.data.key, e.to_seats.key])  # fmt: skip
+        self.snapshot = _Statement(engine, insert(Snapshot.__table__).inline(),
+                                   [n.table_id.key, n.seq.key, n.state.key, n.state_hash.key])  # fmt: skip
+
+    def append(self, batch: Sequence[ActionWrite]) -> None:
+        """One transaction for the whole batch; Conflict when any item is refused (nothing kept)."""
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                self._write(cur, batch)
+                conn.commit()
+            finally:
+                cur.close()
+        except Conflict:
+            conn.rollback()
+            raise
+        except self.integrity:
+            conn.rollback()
+            raise Conflict(batch[0].table_id) from None
+        except BaseException:
+            conn.invalidate()  # a broken connection is not handed out again
+            raise
+        finally:
+            conn.close()
+
+    def _write(self, cur: Any, batch: Sequence[ActionWrite]) -> None:
+        stamp = now()
+        moves = [{"t": i.table_id, "prev": i.seq - 1, "new": i.seq} for i in batch if i.outcome is None]
+        if moves:
+            # The conditional update serializes writers of one table across workers.
+            if self.sane_multi_rowcount or len(moves) == 1:
+                cur.executemany(self.move.sql, self.move.rows(moves))
+                if cur.rowcount != len(moves):
+                    raise Conflict(batch[0].table_id)
+            else:
+                for row in self.move.rows(moves):
+                    cur.execute(self.move.sql, row)
+                    if cur.rowcount != 1:
+                        raise Conflict(batch[0].table_id)
+        for item in batch:
+            if item.outcome is not None:
+                [row] = self.finish.rows(
+                    [
+                        {
+                            "t": item.table_id,
+                            "prev": item.seq - 1,
+                            "new": item.seq,
+                            "oc": item.outcome,
+                            "at": stamp,
+                        }
+                    ]
+                )
+                cur.execute(self.finish.sql, row)
+                if cur.rowcount != 1:
+                    raise Conflict(item.table_id)
+        cur.executemany(
+            self.action.sql,
+            self.action.rows([
+                {"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
+                 "action_id": i.action_id, "by_timeout": i.by_timeout, "state_hash": i.state_hash,
+                 "created_at": stamp}
+                for i in batch
+            ]),
+        )  # fmt: skip
+        events = [
+            {"table_id": i.table_id, "seq": i.seq, "idx": n, "kind": ev.kind, "data": ev.data, "to_seats": ev.to}
+            for i in batch
+            for n, ev in enumerate(i.events)
+        ]  # fmt: skip
+        if events:
+            cur.executemany(self.event.sql, self.event.rows(events))
+        snapshots = [
+            {"table_id": i.table_id, "seq": i.seq, "state": i.snapshot, "state_hash": i.state_hash}
+            for i in batch
+            if i.snapshot is not None
+        ]
+        if snapshots:
+            cur.executemany(self.snapshot.sql, self.snapshot.rows(snapshots))
