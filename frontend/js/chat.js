@@ -2,7 +2,7 @@
 import { h } from "./ui.js";
 
 export class ChatBox {
-  constructor(el, { send, readOnlyReason = null }) {
+  constructor(el, { send }) {
     this.el = el;
     this.el.classList.add("chat");
     this.list = h("div.chat-list", { role: "log", "aria-label": "Chat" });
@@ -20,7 +20,6 @@ export class ChatBox {
       this.input,
       h("button", { type: "submit" }, "Send"),
     );
-    if (readOnlyReason) this.input.placeholder = readOnlyReason;
     this.el.replaceChildren(this.list, form);
   }
 

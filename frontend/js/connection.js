@@ -107,9 +107,10 @@ export class TableConnection extends EventTarget {
       for (const [, p] of this.pending) p.reject({ code: "disconnected", message: "The connection dropped before the server answered." });
       this.pending.clear();
       if (this.stopped) return;
-      if (ev.code === 4401) {
+      // A refused token or a table that is gone will not heal by retrying.
+      if (ev.code === 4401 || ev.code === 4404) {
         this.stopped = true;
-        this._setState("refused", "This seat's token was not accepted.");
+        this._setState("refused", ev.code === 4401 ? "This seat's token was not accepted." : "This table does not exist.");
         return;
       }
       this._scheduleRetry(ev.reason || `closed (${ev.code})`);
@@ -159,23 +160,16 @@ export class TableConnection extends EventTarget {
         this._emit("update", msg);
         break;
       }
-      case "ack": {
-        const p = this.pending.get(msg.action_id);
-        this.pending.delete(msg.action_id);
-        if (p) p.resolve(msg);
-        this._emit("ack", msg);
-        break;
-      }
+      case "ack":
       case "rejected": {
+        // Settle the act() promise of this action_id, then tell the listeners.
         const p = this.pending.get(msg.action_id);
         this.pending.delete(msg.action_id);
-        if (p) p.reject(msg);
-        this._emit("rejected", msg);
+        if (p) (msg.type === "ack" ? p.resolve : p.reject)(msg);
+        this._emit(msg.type, msg);
         break;
       }
       case "error":
-        this._emit("error", msg);
-        break;
       case "chat":
       case "table":
       case "presence":
@@ -197,12 +191,12 @@ export class TableConnection extends EventTarget {
   act(action) {
     const actionId = newActionId();
     return new Promise((resolve, reject) => {
-      if (this.state !== "open") {
+      // The answer cannot arrive before this returns (socket messages are dispatched later).
+      if (this.state !== "open" || !this.send({ type: "act", seq: this.lastSeq, action_id: actionId, action })) {
         reject({ code: "offline", message: "Not connected to the table right now; reconnecting…" });
         return;
       }
       this.pending.set(actionId, { resolve, reject });
-      this.send({ type: "act", seq: this.lastSeq, action_id: actionId, action });
     });
   }
 

@@ -57,13 +57,9 @@ export class HexLayout {
     return out;
   }
 
-  /** Hex width (flat side to flat side) and row step. */
+  /** Hex width, flat side to flat side. */
   get width() {
     return SQRT3 * this.size;
-  }
-
-  get rowStep() {
-    return 1.5 * this.size;
   }
 }
 
@@ -76,12 +72,8 @@ export function offsetToAxial(col, row) {
   return { q: col - (row - (row & 1)) / 2, r: row };
 }
 
-/**
- * A layout whose hexes (plus `extra` pixel-space rectangles expressed in hex units)
- * fit a width x height box with a margin, centred.
- * `cells` is a list of {q, r}. Bounds are measured at size 1 then scaled.
- */
-export function fitLayout(cells, width, height, margin = 8) {
+/** The bounding box of hexes of size 1 centred on their axial positions, or null for none. */
+export function hexBounds(cells) {
   const unit = new HexLayout(1, 0, 0);
   let minX = Infinity;
   let minY = Infinity;
@@ -94,14 +86,20 @@ export function fitLayout(cells, width, height, margin = 8) {
     minY = Math.min(minY, c.y - 1);
     maxY = Math.max(maxY, c.y + 1);
   }
-  if (!Number.isFinite(minX)) return new HexLayout(20, width / 2, height / 2);
+  return Number.isFinite(minX) ? { minX, minY, maxX, maxY } : null;
+}
+
+/** A layout whose hexes (`cells`, a list of {q, r}) fit a width × height box with a margin, centred. */
+export function fitLayout(cells, width, height, margin = 8) {
+  const b = hexBounds(cells);
+  if (!b) return new HexLayout(20, width / 2, height / 2);
   const size = Math.max(
     4,
-    Math.min((width - 2 * margin) / (maxX - minX), (height - 2 * margin) / (maxY - minY)),
+    Math.min((width - 2 * margin) / (b.maxX - b.minX), (height - 2 * margin) / (b.maxY - b.minY)),
   );
-  const usedW = (maxX - minX) * size;
-  const usedH = (maxY - minY) * size;
-  const originX = (width - usedW) / 2 - minX * size;
-  const originY = (height - usedH) / 2 - minY * size;
+  const usedW = (b.maxX - b.minX) * size;
+  const usedH = (b.maxY - b.minY) * size;
+  const originX = (width - usedW) / 2 - b.minX * size;
+  const originY = (height - usedH) / 2 - b.minY * size;
   return new HexLayout(size, originX, originY);
 }

@@ -10,11 +10,6 @@ export class GameLog {
     this.lastSeq = null;
   }
 
-  clear() {
-    this.el.replaceChildren();
-    this.lastSeq = null;
-  }
-
   _stickToBottom(fn) {
     const atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
     fn();

@@ -2,18 +2,11 @@
 // hidden tiles revealed (frames from GET /api/tables/{id}/replay), and the game
 // record (GET /api/tables/{id}/export) to download and verify.
 import { api } from "./api.js";
+import { boardArea, exposeRenderer, loadRenderer, seatLabel } from "./board.js";
 import { DiceTray } from "./dice.js";
-import { append, clear, h, setTopbar, titleCase, toast } from "./ui.js";
+import { append, clear, failureCard, h, setTopbar, titleCase, toast } from "./ui.js";
 
 const PLAY_STEP_MS = 900;
-
-async function loadRenderer(game) {
-  try {
-    return await import(`./games/${game}.js`);
-  } catch {
-    return import("./games/generic.js");
-  }
-}
 
 export async function mountReplay(root, tableId) {
   clear(root);
@@ -21,16 +14,8 @@ export async function mountReplay(root, tableId) {
   try {
     data = await api.replay(tableId);
   } catch (err) {
-    root.append(
-      h(
-        "section.card.waiting",
-        {},
-        h("h1", {}, "No replay yet"),
-        h("p.error", {}, err.message),
-        h("p.muted", {}, "A replay opens once the game is over."),
-        h("div.actions", {}, h("a.button", { href: `/table/${encodeURIComponent(tableId)}` }, "Back to the table"), h("a.button", { href: "/" }, "Lobby")),
-      ),
-    );
+    const links = [[`/table/${encodeURIComponent(tableId)}`, "Back to the table"], ["/", "Lobby"]];
+    root.append(failureCard("No replay yet", err.message, "A replay opens once the game is over.", links));
     return;
   }
   const table = data.table || { id: tableId, game: data.game, seats: [] };
@@ -57,9 +42,9 @@ class ReplayPage {
     this.pos = h("span#replay-pos.replay-pos");
     this.playButton = h("button#replay-play", { type: "button", onclick: () => this.togglePlay() }, "▶ Play");
     this.caption = h("div#replay-caption.turn-banner");
-    this.canvas = h("canvas#board", { "aria-label": "Game board at this point of the replay" });
-    this.boardWrap = h("div.board-wrap", {}, this.canvas);
-    this.panels = h("div#hero-panels.hero-panels");
+    const board = boardArea("Game board at this point of the replay", () => this.renderer);
+    this.canvas = board.canvas;
+    this.panels = board.panels;
     this.logEl = h("div#log.log");
     this.diceEl = h("div#dice");
     const bar = h(
@@ -77,7 +62,7 @@ class ReplayPage {
       h(
         "div.table-page",
         {},
-        h("div.table-main", {}, bar, this.caption, this.boardWrap, this.panels),
+        h("div.table-main", {}, bar, this.caption, board.wrap, this.panels),
         h(
           "aside.side",
           {},
@@ -90,13 +75,8 @@ class ReplayPage {
     this.dice = new DiceTray(this.diceEl);
     this.renderer = this.module.createRenderer({ canvas: this.canvas, static: this.static, table: this.table });
     window.__dt.replay = this;
-    window.__dt.renderer = this.renderer;
-    window.__dt.hexToPixel = (q, r) => this.renderer.hexToPixel(q, r);
-    window.__dt.spaceToPixel = (id) => this.renderer.spaceToPixel(id);
-    if (this.renderer.cellToPixel) window.__dt.cellToPixel = (x, y) => this.renderer.cellToPixel(x, y);
+    exposeRenderer(this.renderer);
     this.buildLog();
-    new ResizeObserver(() => this.renderer.resize()).observe(this.boardWrap);
-    window.addEventListener("resize", () => this.renderer.resize());
     document.addEventListener("keydown", (e) => {
       if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
       if (e.key === "ArrowRight") this.go(this.index + 1);
@@ -105,16 +85,15 @@ class ReplayPage {
     this.go(0);
   }
 
-  seatLabel(seat) {
-    const s = (this.table.seats || []).find((x) => x.seat === seat);
-    return s ? s.label : titleCase(seat);
+  actionText(action) {
+    return this.renderer.actionLabel ? this.renderer.actionLabel(action) : action.type;
   }
 
   buildLog() {
     clear(this.logEl);
     this.frames.forEach((frame, i) => {
       const lines = (frame.events || []).map((ev) => this.renderer.describeEvent(ev)).filter(Boolean);
-      const head = i === 0 ? "Setup" : `${this.seatLabel(frame.seat)}: ${this.renderer.actionLabel ? this.renderer.actionLabel(frame.action) : frame.action.type}`;
+      const head = i === 0 ? "Setup" : `${seatLabel(this.table, frame.seat)}: ${this.actionText(frame.action)}`;
       this.logEl.append(
         h(
           "div.log-group.replay-step",
@@ -136,7 +115,7 @@ class ReplayPage {
     clear(this.panels).append(this.renderer.heroPanels(frame.view, { table: this.table, toAct: frame.to_act || [] }));
     append(clear(this.caption), 
       h("strong", {}, this.renderer.turnText(frame.view) || "Setup"),
-      this.index > 0 ? h("span", {}, `${this.seatLabel(frame.seat)} — ${this.renderer.actionLabel ? this.renderer.actionLabel(frame.action) : frame.action.type}`) : h("span.muted", {}, "Before the first action"),
+      this.index > 0 ? h("span", {}, `${seatLabel(this.table, frame.seat)} — ${this.actionText(frame.action)}`) : h("span.muted", {}, "Before the first action"),
     );
     for (const el of this.logEl.querySelectorAll(".replay-step")) el.classList.toggle("current", Number(el.dataset.index) === this.index);
     const current = this.logEl.querySelector(".replay-step.current");

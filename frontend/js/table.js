@@ -2,27 +2,14 @@
 // (one connection per seat this browser holds: hot-seat) or for a spectator.
 // The game-specific drawing lives in games/<game>.js (chosen by the table's game).
 import { api, ensurePlayer, forgetSeat, heldSeats, replayUrl, storedPlayer, tableUrl } from "./api.js";
+import { boardArea, exposeRenderer, loadRenderer, seatLabel } from "./board.js";
 import { ChatBox } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { GameLog } from "./log.js";
-import { append, clear, copyText, countdown, h, setTopbar, titleCase, toast } from "./ui.js";
+import { append, clear, copyText, countdown, failureCard, h, setTopbar, titleCase, toast } from "./ui.js";
 
 const WAITING_POLL_MS = 1500;
-
-async function loadRenderer(game) {
-  try {
-    return await import(`./games/${game}.js`);
-  } catch (err) {
-    console.error(err);
-    return import("./games/generic.js");
-  }
-}
-
-function seatLabel(table, seat) {
-  const s = table && table.seats.find((x) => x.seat === seat);
-  return s ? s.label : titleCase(seat);
-}
 
 export async function mountTable(root, tableId) {
   clear(root);
@@ -30,15 +17,13 @@ export async function mountTable(root, tableId) {
   try {
     table = await api.table(tableId);
   } catch (err) {
-    root.append(h("section.card.pad", {}, h("h1", {}, "Table not found"), h("p.error", {}, err.message), h("a.button", { href: "/" }, "Back to the lobby")));
+    root.append(failureCard("Table not found", err.message, null, [["/", "Back to the lobby"]]));
     return;
   }
   document.title = `${table.title || titleCase(table.game)} — Dragontable`;
   const watch = new URLSearchParams(location.search).has("watch");
-  if (table.status === "open" && !watch) {
-    await waitingRoom(root, table);
-    table = await api.table(tableId);
-  }
+  // The waiting room ends with the table as it started (or as someone else started it).
+  if (table.status === "open" && !watch) table = await waitingRoom(root, table);
   const module = await loadRenderer(table.game);
   new LiveTable(root, table, module, { watch }).start();
 }
@@ -96,7 +81,7 @@ async function waitingRoom(root, initial) {
       }
       const me = storedPlayer();
       const full = table.seats.every((s) => s.taken);
-      const isHost = me && (table.host === me.player_id || table.host === me.name || (table.host && table.host.player_id === me.player_id));
+      const isHost = me && (table.host === me.name || table.host === me.player_id); // the table names its host
       startButton.hidden = !isHost;
       hostNote.hidden = Boolean(isHost);
       startButton.disabled = !full;
@@ -207,11 +192,12 @@ class LiveTable {
       h("button.ghost.small", { type: "button", onclick: async () => toast((await copyText(tableUrl(t.id))) ? "Invite link copied." : tableUrl(t.id)) }, "Invite link"),
     );
     this.turnBanner = h("div#turn-banner.turn-banner", { "aria-live": "polite" });
-    this.canvas = h("canvas#board", { "aria-label": "Game board" });
-    this.boardWrap = h("div.board-wrap", {}, this.canvas);
+    const board = boardArea("Game board", () => this.renderer);
+    this.canvas = board.canvas;
+    this.boardWrap = board.wrap;
+    this.panels = board.panels;
     this.tooltip = h("div.board-tip", { hidden: true });
     this.boardWrap.append(this.tooltip);
-    this.panels = h("div#hero-panels.hero-panels");
     this.controls = h("div#controls.controls");
     this.message = h("p#action-message.action-message", { role: "alert" });
     this.diceEl = h("div#dice");
@@ -246,21 +232,20 @@ class LiveTable {
     this.canvas.addEventListener("click", (ev) => this.onBoardClick(ev));
     this.canvas.addEventListener("mousemove", (ev) => this.onBoardHover(ev));
     this.canvas.addEventListener("mouseleave", () => (this.tooltip.hidden = true));
-    new ResizeObserver(() => this.renderer && this.renderer.resize()).observe(this.boardWrap);
-    // The board's height follows the window's, which the observer above does not see.
-    window.addEventListener("resize", () => this.renderer && this.renderer.resize());
   }
 
   connect(key, token) {
     const conn = new TableConnection(this.table.id, token, { seat: key || null });
     this.connections.set(key, conn);
     const isPrimary = () => key === this.primaryKey;
-    conn.addEventListener("state", () => this.renderConnState());
+    conn.addEventListener("state", () => {
+      if (conn.state === "refused" && key) this.dropSeat(key);
+      else this.renderConnState();
+    });
     conn.addEventListener("welcome", (e) => {
       const msg = e.detail;
       if (msg.table) this.table = msg.table;
       if (msg.static && !this.static) this.static = msg.static;
-      if (msg.table && msg.table.static && !this.static) this.static = msg.table.static;
       this.spectators = msg.table?.spectators ?? this.spectators;
       this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
       if (isPrimary()) {
@@ -299,12 +284,8 @@ class LiveTable {
       const msg = e.detail;
       this.showMessage(msg.code === "stale" ? "The table moved on before your action arrived; the board is updated, try again." : msg.message, "error");
     });
-    conn.addEventListener("error", (e) => {
-      if (e.detail.code === "bad_token") {
-        forgetSeat(this.table.id, key);
-        this.showMessage("This browser's seat token was refused; you are watching instead.", "error");
-      } else this.showMessage(e.detail.message, "error");
-    });
+    // A bad token is followed by a 4401 close: the "state" listener drops the seat.
+    conn.addEventListener("error", (e) => e.detail.code !== "bad_token" && this.showMessage(e.detail.message, "error"));
     conn.addEventListener("table", (e) => {
       this.table = e.detail.table;
       this.refresh();
@@ -325,15 +306,31 @@ class LiveTable {
     conn.open();
   }
 
+  /**
+   * The server refused a seat's token (the seat was joined again from another browser): forget
+   * it here and go on with the other held seats, or watch, rather than a dead seat tab.
+   */
+  dropSeat(key) {
+    forgetSeat(this.table.id, key);
+    this.connections.get(key)?.close();
+    this.connections.delete(key);
+    this.data.delete(key);
+    delete this.seats[key];
+    const left = Object.keys(this.seats);
+    if (!left.length) this.connect("", null);
+    if (this.activeSeat === key) this.activeSeat = left.length ? left[0] : "";
+    this.selection = null;
+    this.choice = null;
+    this.showMessage(`This browser no longer holds ${seatLabel(this.table, key)} (it was taken up elsewhere)${left.length ? "" : "; you are watching instead"}.`, "error");
+    this.refresh();
+  }
+
   ensureRenderer() {
     if (this.renderer || !this.current) return;
     this.renderer = this.module.createRenderer({ canvas: this.canvas, static: this.static || {}, table: this.table });
     // A game without dice (Dorn) has no dice tray.
     this.diceBlock.hidden = Boolean(this.renderer.noDice);
-    window.__dt.renderer = this.renderer;
-    window.__dt.hexToPixel = (q, r) => this.renderer.hexToPixel(q, r);
-    window.__dt.spaceToPixel = (id) => this.renderer.spaceToPixel(id);
-    if (this.renderer.cellToPixel) window.__dt.cellToPixel = (x, y) => this.renderer.cellToPixel(x, y);
+    exposeRenderer(this.renderer);
   }
 
   /** Hot-seat: when the shown seat has nothing to do and another held seat must act, show that one. */
@@ -373,7 +370,7 @@ class LiveTable {
   renderConnState() {
     const states = [...this.connections.values()].map((c) => c.state);
     const worst = ["refused", "reconnecting", "connecting", "closed", "open"].find((s) => states.includes(s)) || "idle";
-    const text = { open: "connected", connecting: "connecting…", reconnecting: "reconnecting…", refused: "seat refused", closed: "closed", idle: "idle" }[worst];
+    const text = { open: "connected", connecting: "connecting…", reconnecting: "reconnecting…", refused: "refused", closed: "closed", idle: "idle" }[worst];
     this.connPill.textContent = text;
     this.connPill.dataset.state = worst;
     if (worst === "reconnecting") {

@@ -38,6 +38,18 @@ export function clear(el) {
   return el;
 }
 
+/** The card a page shows instead of itself when what it needs cannot be loaded. */
+export function failureCard(title, message, note, links) {
+  return h(
+    "section.card.waiting",
+    {},
+    h("h1", {}, title),
+    h("p.error", {}, message),
+    note ? h("p.muted", {}, note) : null,
+    h("div.actions", {}, links.map(([href, text]) => h("a.button", { href }, text))),
+  );
+}
+
 export function toast(text, kind = "info", ms = 4000) {
   const box = document.getElementById("toasts");
   if (!box) return;

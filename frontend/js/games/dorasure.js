@@ -2,8 +2,10 @@
 // `static` (welcome.static = the game's static_info: board spaces, meter, Dragon
 // health boxes, hero sheets) and each update's `view`, `legal` and `events`.
 // The client holds no rules: lit hexes and buttons are exactly the listed actions.
-import { fitLayout, HexLayout, SQRT3 } from "../hexlayout.js";
+import { fitLayout, hexBounds } from "../hexlayout.js";
 import { availableBoardHeight, h, titleCase } from "../ui.js";
+import { beginFrame, roundToken, sizeCanvas, xMark } from "./canvas.js";
+import { cardHeader, eventText, fallbackActionLabel, seatOf, statBar, tokenChip } from "./panels.js";
 
 // Terrain look: a colour AND a glyph/pattern, so nothing depends on colour alone.
 export const TERRAIN_STYLE = {
@@ -32,31 +34,23 @@ const HERO_COLORS = {
   grand_master: "#34495e",
 };
 
+// Hero attributes: [id, name, short name on the hero card].
 const ATTRS = [
-  ["move", "Move"],
-  ["plains_danger", "Danger (plains)"],
-  ["forest_danger", "Danger (forest)"],
-  ["combat", "Combat"],
-  ["search", "Search"],
-  ["knowledge", "Knowledge"],
+  ["move", "Move", "Move"],
+  ["plains_danger", "Danger (plains)", "Dng P"],
+  ["forest_danger", "Danger (forest)", "Dng F"],
+  ["combat", "Combat", "Combat"],
+  ["search", "Search", "Search"],
+  ["knowledge", "Knowledge", "Know"],
 ];
 
 function heroColor(id, index) {
   return HERO_COLORS[id] || `hsl(${(index * 67) % 360} 55% 45%)`;
 }
 
-function ink(color) {
-  // Light tokens get dark letters.
-  const m = /^#([0-9a-f]{6})$/i.exec(color);
-  if (!m) return "#fff";
-  const n = parseInt(m[1], 16);
-  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
-  return lum > 160 ? "#1b1b1b" : "#fff";
-}
-
 // --- reading the server's data (one place, so shape changes stay local) -------
 
-export function boardSpaces(stat) {
+function boardSpaces(stat) {
   const board = stat.board || stat;
   return board.spaces || [];
 }
@@ -123,10 +117,9 @@ class DorasureRenderer {
     this.legal = [];
     this.selection = null;
     this.targets = new Map(); // space id -> [actions]
-    this.layout = new HexLayout(30, 0, 0);
+    this.layout = null; // fitted to the canvas by resize()
     this.cssWidth = 0;
     this.cssHeight = 0;
-    this.pulse = 0;
     this.resize();
   }
 
@@ -144,32 +137,16 @@ class DorasureRenderer {
       hgt = maxH;
       w = Math.round(hgt * aspect);
     }
-    const dpr = window.devicePixelRatio || 1;
     this.cssWidth = w;
     this.cssHeight = hgt;
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${hgt}px`;
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(hgt * dpr);
-    this.dpr = dpr;
+    this.dpr = sizeCanvas(this.canvas, w, hgt);
     this.layout = fitLayout(this.spaces, w, hgt, 10);
     this.draw();
   }
 
   boundsAspect() {
-    const unit = new HexLayout(1, 0, 0);
-    let minX = Infinity;
-    let maxX = -Infinity;
-    let minY = Infinity;
-    let maxY = -Infinity;
-    for (const s of this.spaces) {
-      const c = unit.hexToPixel(s.q, s.r);
-      minX = Math.min(minX, c.x - SQRT3 / 2);
-      maxX = Math.max(maxX, c.x + SQRT3 / 2);
-      minY = Math.min(minY, c.y - 1);
-      maxY = Math.max(maxY, c.y + 1);
-    }
-    return Number.isFinite(minX) ? (maxX - minX) / (maxY - minY) : 1.4;
+    const b = hexBounds(this.spaces);
+    return b ? (b.maxX - b.minX) / (b.maxY - b.minY) : 1.4;
   }
 
   /** Centre of hex (q, r) in CSS pixels, relative to the canvas' top-left corner. */
@@ -301,11 +278,13 @@ class DorasureRenderer {
   // drawing -------------------------------------------------------------------------
 
   draw() {
-    const ctx = this.canvas.getContext("2d");
+    const ctx = beginFrame(this.canvas, this.dpr, this.cssWidth, this.cssHeight, (c) => {
+      const g = c.createLinearGradient(0, 0, 0, this.cssHeight);
+      g.addColorStop(0, "#2a2f3a");
+      g.addColorStop(1, "#1d2129");
+      return g;
+    });
     if (!ctx) return;
-    ctx.setTransform(this.dpr || 1, 0, 0, this.dpr || 1, 0, 0);
-    ctx.clearRect(0, 0, this.cssWidth, this.cssHeight);
-    this.drawBackdrop(ctx);
     for (const s of this.spaces) this.drawSpace(ctx, s);
     this.drawCityOutline(ctx);
     for (const s of this.spaces) this.drawLabel(ctx, s);
@@ -317,16 +296,6 @@ class DorasureRenderer {
       this.drawHeroes(ctx);
       this.drawTracks(ctx);
     }
-  }
-
-  drawBackdrop(ctx) {
-    const g = ctx.createLinearGradient(0, 0, 0, this.cssHeight);
-    g.addColorStop(0, "#2a2f3a");
-    g.addColorStop(1, "#1d2129");
-    ctx.fillStyle = g;
-    ctx.beginPath();
-    ctx.roundRect(0, 0, this.cssWidth, this.cssHeight, 10);
-    ctx.fill();
   }
 
   hexPath(ctx, q, r, inset = 0) {
@@ -786,31 +755,11 @@ class DorasureRenderer {
         ctx.fillStyle = "rgba(255, 230, 90, 0.9)";
         ctx.fill();
       }
-      ctx.shadowColor = "rgba(0,0,0,0.5)";
-      ctx.shadowBlur = 3;
-      ctx.beginPath();
-      ctx.arc(p.x, p.y, radius, 0, 2 * Math.PI);
-      ctx.fillStyle = color;
-      ctx.fill();
-      ctx.shadowBlur = 0;
-      ctx.lineWidth = Math.max(1.5, size * 0.06);
-      ctx.strokeStyle = "#fff";
-      ctx.stroke();
-      ctx.fillStyle = ink(color);
-      ctx.font = `800 ${radius * 0.95}px system-ui, sans-serif`;
-      ctx.textAlign = "center";
-      ctx.textBaseline = "middle";
-      const name = this.heroName(hero.id);
-      ctx.fillText(name.slice(0, 2), p.x, p.y + radius * 0.05);
+      roundToken(ctx, p.x, p.y, radius, { fill: color, rimWidth: Math.max(1.5, size * 0.06), text: this.heroName(hero.id).slice(0, 2), shadow: 0.5 });
       if (hero.dead) {
         ctx.strokeStyle = "#e74c3c";
         ctx.lineWidth = Math.max(2, size * 0.08);
-        ctx.beginPath();
-        ctx.moveTo(p.x - radius, p.y - radius);
-        ctx.lineTo(p.x + radius, p.y + radius);
-        ctx.moveTo(p.x + radius, p.y - radius);
-        ctx.lineTo(p.x - radius, p.y + radius);
-        ctx.stroke();
+        xMark(ctx, p.x, p.y, radius);
       }
       ctx.restore();
     }
@@ -980,17 +929,14 @@ class DorasureRenderer {
   heroPanels(view, { mine = [], toAct = [], connected = new Set(), table } = {}) {
     const heroes = heroesOf(view || {});
     const current = view.current || null;
-    const seatOf = (id) => (table && (table.seats || []).find((x) => x.seat === id)) || null;
     return h(
       "div.hero-grid",
       {},
       heroes.map((hero) => {
         const sheet = this.sheets[hero.id] || {};
         const color = heroColor(hero.id, hero.index);
-        const seat = seatOf(hero.id);
         const attrs = hero.attrs || {};
         const resource = sheet.resource || null;
-        const away = seat && seat.taken && connected.size > 0 && !connected.has(hero.id);
         const flags = [
           hero.dead && "dead",
           hero.trapped && "trapped in the labyrinth",
@@ -999,12 +945,11 @@ class DorasureRenderer {
         return h(
           `article.hero-card${hero.id === current ? ".current" : ""}${toAct.includes(hero.id) ? ".due" : ""}${mine.includes(hero.id) ? ".mine" : ""}${hero.dead ? ".dead" : ""}`,
           { dataset: { hero: hero.id } },
-          h(
-            "header",
-            {},
-            h("span.token", { style: { background: color, color: ink(color) } }, this.heroName(hero.id).slice(0, 2)),
+          cardHeader(
+            tokenChip(color, this.heroName(hero.id).slice(0, 2)),
             h("strong", {}, this.heroName(hero.id)),
-            seat && seat.player_name ? h("span.small.muted", {}, seat.player_name, away ? " (away)" : "") : null,
+            seatOf(table, hero.id),
+            connected,
             hero.id === current ? h("span.badge.badge-live", {}, "turn") : null,
             toAct.includes(hero.id) && hero.id !== current ? h("span.badge.badge-open", {}, "deciding") : null,
           ),
@@ -1018,8 +963,8 @@ class DorasureRenderer {
             h(
               "div.attrs",
               {},
-              ATTRS.filter(([k]) => attrs[k] !== undefined).map(([k, label]) =>
-                h("span.attr", { title: label }, h("small", {}, SHORT[k]), h("b", {}, attrs[k])),
+              ATTRS.filter(([k]) => attrs[k] !== undefined).map(([k, label, short]) =>
+                h("span.attr", { title: label }, h("small", {}, short), h("b", {}, attrs[k])),
               ),
             ),
             flags.length ? h("div.small.hero-flags", {}, flags.join(" · ")) : null,
@@ -1038,7 +983,7 @@ class DorasureRenderer {
   }
 
   describeEvent(ev) {
-    return ev.text || titleCase(ev.kind);
+    return eventText(ev);
   }
 
   /** Dice in a batch of events, for the dice tray (one row per hero and roll). */
@@ -1143,12 +1088,8 @@ class DorasureRenderer {
         const taken = Object.entries(a.take || {}).map(([x, n]) => `${n} from ${this.heroName(x)}`);
         return `Body-Swapping Doll: take ${taken.join(", ") || "nothing"}`;
       }
-      default: {
-        const bits = Object.entries(a)
-          .filter(([k]) => k !== "type")
-          .map(([k, v]) => `${titleCase(k)} ${typeof v === "object" ? JSON.stringify(v) : v}`);
-        return `${titleCase(a.type)}${bits.length ? `: ${bits.join(", ")}` : ""}`;
-      }
+      default:
+        return fallbackActionLabel(a);
     }
   }
 
@@ -1190,15 +1131,6 @@ class DorasureRenderer {
   }
 }
 
-const SHORT = {
-  move: "Move",
-  plains_danger: "Dng P",
-  forest_danger: "Dng F",
-  combat: "Combat",
-  search: "Search",
-  knowledge: "Know",
-};
-
 // Decisions asked outside the flow of one's own moves open a dialog (with the deadline).
 const DIALOG_KINDS = new Set(["assist", "absorb", "doll", "shield", "kiss", "extra_turn", "tune", "spend", "post_roll", "reaction"]);
 const PROMPT_TITLES = {
@@ -1213,15 +1145,3 @@ const PROMPT_TITLES = {
   post_roll: "After the roll",
   reaction: "After the movement roll",
 };
-
-function statBar(label, value, max, kind) {
-  const v = value ?? 0;
-  const m = Math.max(1, max ?? v);
-  return h(
-    `div.stat-bar.bar-${kind}`,
-    { title: `${label} ${v}/${m}` },
-    h("span.bar-label", {}, label),
-    h("span.bar-track", {}, h("span.bar-fill", { style: { width: `${Math.max(0, Math.min(100, (100 * v) / m))}%` } })),
-    h("b", {}, `${v}/${m}`),
-  );
-}

@@ -5,6 +5,8 @@
 // exactly the listed actions, read generically by their "type" and fields (`hero`/`figure`
 // = who acts, `to` = a cell, `target` = a figure, `card`, `artifact`...).
 import { availableBoardHeight, h, titleCase } from "../ui.js";
+import { beginFrame, roundToken, sizeCanvas, xMark } from "./canvas.js";
+import { cardHeader, eventText, fallbackActionLabel, seatOf, statBar, tokenChip } from "./panels.js";
 
 // Every terrain has a colour AND its own pattern, so nothing depends on colour alone.
 export const TERRAIN_STYLE = {
@@ -50,6 +52,7 @@ const MONSTER_ABBR = { zombie: "Zo", rat: "Ra", bogbeast: "Bo", skeleton: "Sk", 
 const WEAK_FILL = "#8a5a2e"; // brown tokens (RB components)
 const STRONG_FILL = "#a3202c"; // red tokens
 const ZORKAL = "zorkal";
+const ZORKAL_FILL = "#2a1038";
 
 const PHASES = [
   ["K1", "Blood"],
@@ -78,14 +81,6 @@ const DONE_LABEL = {
 
 function heroColor(id) {
   return HERO_COLORS[id] || "#888";
-}
-
-function ink(color) {
-  const m = /^#([0-9a-f]{6})$/i.exec(color);
-  if (!m) return "#fff";
-  const n = parseInt(m[1], 16);
-  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
-  return lum > 160 ? "#1b1b1b" : "#fff";
 }
 
 const key = (x, y) => `${x},${y}`;
@@ -167,17 +162,12 @@ class DornRenderer {
     const cell = Math.max(12, Math.floor(Math.min(avail / cols, maxH / rows) * 4) / 4);
     const w = Math.round(cell * cols);
     const hgt = Math.round(cell * rows);
-    const dpr = window.devicePixelRatio || 1;
-    this.dpr = dpr;
     this.cell = cell;
     this.ox = Math.round(cell * 0.2);
     this.oy = Math.round(cell * 0.2);
     this.cssWidth = w;
     this.cssHeight = hgt;
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${hgt}px`;
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(hgt * dpr);
+    this.dpr = sizeCanvas(this.canvas, w, hgt);
     this.draw();
   }
 
@@ -191,18 +181,6 @@ class DornRenderer {
     const y = Math.floor((py - this.oy) / this.cell);
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return null;
     return [x, y];
-  }
-
-  // Dorasure's names, so shared test helpers and the table work unchanged.
-  hexToPixel(x, y) {
-    return this.cellToPixel(x, y);
-  }
-
-  spaceToPixel(id) {
-    const s = this.specials.find((sp) => sp.id === id);
-    if (s) return this.cellToPixel(s.x, s.y);
-    const p = this.figurePixel(id);
-    return p;
   }
 
   terrainAt(x, y) {
@@ -307,7 +285,7 @@ class DornRenderer {
   }
 
   figureColor(id) {
-    if (id === ZORKAL) return "#2a1038";
+    if (id === ZORKAL) return ZORKAL_FILL;
     if (this.heroes[id]) return heroColor(id);
     const m = this.view?.monsters?.[id];
     if (m) return this.monsterInfo[m.type]?.class === "strong" ? STRONG_FILL : WEAK_FILL;
@@ -472,14 +450,8 @@ class DornRenderer {
   // drawing ---------------------------------------------------------------------------
 
   draw() {
-    const ctx = this.canvas.getContext("2d");
+    const ctx = beginFrame(this.canvas, this.dpr, this.cssWidth, this.cssHeight, "#17140f");
     if (!ctx) return;
-    ctx.setTransform(this.dpr || 1, 0, 0, this.dpr || 1, 0, 0);
-    ctx.clearRect(0, 0, this.cssWidth, this.cssHeight);
-    ctx.fillStyle = "#17140f";
-    ctx.beginPath();
-    ctx.roundRect(0, 0, this.cssWidth, this.cssHeight, 10);
-    ctx.fill();
     for (let y = 0; y < this.height; y += 1) for (let x = 0; x < this.width; x += 1) this.drawCell(ctx, x, y);
     this.drawGrid(ctx);
     for (const s of this.specials) this.drawMarker(ctx, s);
@@ -564,29 +536,25 @@ class DornRenderer {
     ctx.save();
     ctx.strokeStyle = "rgba(30, 24, 18, 0.35)";
     ctx.lineWidth = 1;
-    ctx.beginPath();
+    const walkable = [];
     for (let y = 0; y < this.height; y += 1) {
-      for (let x = 0; x < this.width; x += 1) {
-        if (this.terrainAt(x, y) === "wall") continue;
-        ctx.rect(this.ox + x * s + 0.5, this.oy + y * s + 0.5, s - 1, s - 1);
-      }
+      for (let x = 0; x < this.width; x += 1) if (this.terrainAt(x, y) !== "wall") walkable.push([x, y]);
     }
+    ctx.beginPath();
+    for (const [x, y] of walkable) ctx.rect(this.ox + x * s + 0.5, this.oy + y * s + 0.5, s - 1, s - 1);
     ctx.stroke();
     ctx.strokeStyle = "#0d0b09";
     ctx.lineWidth = Math.max(1.5, s * 0.08);
     ctx.lineCap = "square";
     ctx.beginPath();
-    for (let y = 0; y < this.height; y += 1) {
-      for (let x = 0; x < this.width; x += 1) {
-        if (this.terrainAt(x, y) === "wall") continue;
-        const px = this.ox + x * s;
-        const py = this.oy + y * s;
-        const wall = (dx, dy) => this.terrainAt(x + dx, y + dy) === "wall";
-        if (wall(0, -1)) { ctx.moveTo(px, py); ctx.lineTo(px + s, py); }
-        if (wall(0, 1)) { ctx.moveTo(px, py + s); ctx.lineTo(px + s, py + s); }
-        if (wall(-1, 0)) { ctx.moveTo(px, py); ctx.lineTo(px, py + s); }
-        if (wall(1, 0)) { ctx.moveTo(px + s, py); ctx.lineTo(px + s, py + s); }
-      }
+    for (const [x, y] of walkable) {
+      const px = this.ox + x * s;
+      const py = this.oy + y * s;
+      const wall = (dx, dy) => this.terrainAt(x + dx, y + dy) === "wall";
+      if (wall(0, -1)) { ctx.moveTo(px, py); ctx.lineTo(px + s, py); }
+      if (wall(0, 1)) { ctx.moveTo(px, py + s); ctx.lineTo(px + s, py + s); }
+      if (wall(-1, 0)) { ctx.moveTo(px, py); ctx.lineTo(px, py + s); }
+      if (wall(1, 0)) { ctx.moveTo(px + s, py); ctx.lineTo(px + s, py + s); }
     }
     ctx.stroke();
     ctx.restore();
@@ -658,12 +626,17 @@ class DornRenderer {
 
   glyphCross(ctx, c, k) {
     ctx.lineWidth = 2.6 * k;
-    ctx.beginPath();
-    ctx.moveTo(c.x, c.y - 10 * k);
-    ctx.lineTo(c.x, c.y + 10 * k);
-    ctx.moveTo(c.x - 6 * k, c.y - 4 * k);
-    ctx.lineTo(c.x + 6 * k, c.y - 4 * k);
+    this.crossPath(ctx, c.x, c.y - 10 * k, c.y + 10 * k, c.y - 4 * k, 6 * k);
     ctx.stroke();
+  }
+
+  /** A Latin cross: an upright from top to bottom and a bar of half-width `half` at barY. */
+  crossPath(ctx, x, top, bottom, barY, half) {
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, bottom);
+    ctx.moveTo(x - half, barY);
+    ctx.lineTo(x + half, barY);
   }
 
   glyphEye(ctx, c, k) {
@@ -689,11 +662,7 @@ class DornRenderer {
     ctx.fill();
     ctx.strokeStyle = "#b9cbb6";
     ctx.lineWidth = 1.4 * k;
-    ctx.beginPath();
-    ctx.moveTo(c.x, c.y - 5 * k);
-    ctx.lineTo(c.x, c.y + 3 * k);
-    ctx.moveTo(c.x - 3 * k, c.y - 2 * k);
-    ctx.lineTo(c.x + 3 * k, c.y - 2 * k);
+    this.crossPath(ctx, c.x, c.y - 5 * k, c.y + 3 * k, c.y - 2 * k, 3 * k);
     ctx.stroke();
   }
 
@@ -764,31 +733,13 @@ class DornRenderer {
     const k = s / 32;
     ctx.save();
     switch (sp.kind) {
-      case "TP": {
-        ctx.strokeStyle = "#7ef3ff";
-        ctx.lineWidth = Math.max(1.2, 2 * k);
-        for (const r of [12, 8, 4]) {
-          ctx.beginPath();
-          ctx.arc(c.x, c.y, r * k, 0.3, 2 * Math.PI - 0.3);
-          ctx.stroke();
-        }
+      case "TP":
+        this.teleportGlyph(ctx, c, k);
         this.cornerTag(ctx, sp.x, sp.y, sp.id.replace(/^TP(\d).*/, "$1"), "#0d5661", "#c9fbff", "tr");
         break;
-      }
-      case "F": {
-        ctx.strokeStyle = "#8fd8ff";
-        ctx.lineWidth = Math.max(1.2, 2 * k);
-        ctx.beginPath();
-        ctx.arc(c.x, c.y, 12 * k, 0, 2 * Math.PI);
-        ctx.stroke();
-        ctx.fillStyle = "#2c8fd6";
-        ctx.beginPath();
-        ctx.moveTo(c.x, c.y - 9 * k);
-        ctx.quadraticCurveTo(c.x + 7 * k, c.y + 1 * k, c.x, c.y + 7 * k);
-        ctx.quadraticCurveTo(c.x - 7 * k, c.y + 1 * k, c.x, c.y - 9 * k);
-        ctx.fill();
+      case "F":
+        this.fountainGlyph(ctx, c, k);
         break;
-      }
       case "A": {
         ctx.strokeStyle = "#1d4fa8";
         ctx.lineWidth = Math.max(1, 1.4 * k);
@@ -814,14 +765,7 @@ class DornRenderer {
       case "X": {
         ctx.strokeStyle = "rgba(50,35,25,0.55)";
         ctx.lineWidth = Math.max(1, 1.2 * k);
-        const x0 = c.x + 9 * k;
-        const y0 = c.y + 9 * k;
-        ctx.beginPath();
-        ctx.moveTo(x0 - 3 * k, y0 - 3 * k);
-        ctx.lineTo(x0 + 3 * k, y0 + 3 * k);
-        ctx.moveTo(x0 + 3 * k, y0 - 3 * k);
-        ctx.lineTo(x0 - 3 * k, y0 + 3 * k);
-        ctx.stroke();
+        xMark(ctx, c.x + 9 * k, c.y + 9 * k, 3 * k);
         break;
       }
       case "SEAT": {
@@ -834,6 +778,32 @@ class DornRenderer {
         break;
     }
     ctx.restore();
+  }
+
+  /** A teleport pad: three open rings (the board and the legend). */
+  teleportGlyph(ctx, c, k) {
+    ctx.strokeStyle = "#7ef3ff";
+    ctx.lineWidth = Math.max(1.2, 2 * k);
+    for (const r of [12, 8, 4]) {
+      ctx.beginPath();
+      ctx.arc(c.x, c.y, r * k, 0.3, 2 * Math.PI - 0.3);
+      ctx.stroke();
+    }
+  }
+
+  /** A Healing Fountain: a water drop in a ring (the board and the legend). */
+  fountainGlyph(ctx, c, k) {
+    ctx.strokeStyle = "#8fd8ff";
+    ctx.lineWidth = Math.max(1.2, 2 * k);
+    ctx.beginPath();
+    ctx.arc(c.x, c.y, 12 * k, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.fillStyle = "#2c8fd6";
+    ctx.beginPath();
+    ctx.moveTo(c.x, c.y - 9 * k);
+    ctx.quadraticCurveTo(c.x + 7 * k, c.y + 1 * k, c.x, c.y + 7 * k);
+    ctx.quadraticCurveTo(c.x - 7 * k, c.y + 1 * k, c.x, c.y - 9 * k);
+    ctx.fill();
   }
 
   cornerTag(ctx, x, y, text, bg, fg, corner) {
@@ -993,29 +963,12 @@ class DornRenderer {
   }
 
   heroToken(ctx, f, p) {
-    const color = heroColor(f.id);
     const hero = f.data;
-    ctx.save();
-    ctx.shadowColor = "rgba(0,0,0,0.55)";
-    ctx.shadowBlur = 3;
-    ctx.beginPath();
-    ctx.arc(p.x, p.y, p.r, 0, 2 * Math.PI);
-    ctx.fillStyle = color;
-    ctx.fill();
-    ctx.shadowBlur = 0;
-    ctx.lineWidth = Math.max(1.2, p.r * 0.16);
-    ctx.strokeStyle = "#fff";
-    ctx.stroke();
-    ctx.fillStyle = ink(color);
-    ctx.font = `800 ${p.r * 0.9}px system-ui, sans-serif`;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(this.heroName(f.id).slice(0, 2), p.x, p.y + p.r * 0.06);
+    roundToken(ctx, p.x, p.y, p.r, { fill: heroColor(f.id), text: this.heroName(f.id).slice(0, 2) });
     // Life as a small red badge; a blue diamond if the hero carries an Artifact.
     this.badge(ctx, p.x + p.r * 0.8, p.y - p.r * 0.8, p.r * 0.46, String(hero.life), "#b3261e");
     const carries = Object.values(this.view.artifacts || {}).some((a) => a.carrier === f.id);
     if (carries) this.artifactToken(ctx, p.x - p.r * 0.85, p.y - p.r * 0.8, p.r * 0.38);
-    ctx.restore();
   }
 
   monsterToken(ctx, f, p) {
@@ -1055,17 +1008,8 @@ class DornRenderer {
 
   zorkalToken(ctx, f, p) {
     const z = f.data;
+    roundToken(ctx, p.x, p.y, p.r, { fill: ZORKAL_FILL, rim: "#e8c547", rimWidth: Math.max(1.5, p.r * 0.15), shadow: 0.6, blur: 4 });
     ctx.save();
-    ctx.shadowColor = "rgba(0,0,0,0.6)";
-    ctx.shadowBlur = 4;
-    ctx.beginPath();
-    ctx.arc(p.x, p.y, p.r, 0, 2 * Math.PI);
-    ctx.fillStyle = "#2a1038";
-    ctx.fill();
-    ctx.shadowBlur = 0;
-    ctx.lineWidth = Math.max(1.5, p.r * 0.15);
-    ctx.strokeStyle = "#e8c547";
-    ctx.stroke();
     ctx.fillStyle = "#e8c547";
     this.crownPath(ctx, p.x, p.y + p.r * 0.05, p.r * 0.55);
     ctx.fill();
@@ -1156,23 +1100,12 @@ class DornRenderer {
       ctx.fillText(t, align === "center" ? at + w / 2 : at, y);
     };
     const section = (title) => {
-      y += s * 0.25;
-      ctx.strokeStyle = "#3b332a";
-      ctx.beginPath();
-      ctx.moveTo(x0, y);
-      ctx.lineTo(x0 + w, y);
-      ctx.stroke();
-      y += s * 0.25;
-      text(title.toUpperCase(), fs * 0.72, { color: "#b7a68f", weight: 700 });
-      y += fs * 0.95;
+      y = this.panelHeading(ctx, x0, w, y, title, fs);
     };
-    this.panelSpots = {};
-
     // Day or Night, and the Keeper turn.
     const day = Boolean(v.day);
     const iconR = s * 0.62;
     const ic = { x: x0 + iconR, y: y + iconR };
-    this.panelSpots.daynight = ic;
     if (day) {
       ctx.fillStyle = "#ffd54a";
       ctx.strokeStyle = "#ffd54a";
@@ -1237,19 +1170,16 @@ class DornRenderer {
     section(`Blood Drops  ${v.blood ?? 0}/${cap}`);
     const per = 8;
     const dw = w / per;
-    this.panelSpots.blood = [];
     for (let i = 0; i < cap; i += 1) {
       const cx = x0 + (i % per) * dw + dw / 2;
       const cy = y + Math.floor(i / per) * dw * 1.15 + dw * 0.55;
       this.drop(ctx, cx, cy, dw * 0.36, i < (v.blood ?? 0));
-      this.panelSpots.blood.push({ x: cx, y: cy + dw * 0.12 });
     }
     y += Math.ceil(cap / per) * dw * 1.15 + s * 0.05;
 
     // The chamber fill counter (the Keeper wins at 3).
     const turns = this.stat.chamber_fill_turns || 3;
     section(`Chamber full  ${v.fill ?? 0}/${turns}`);
-    this.panelSpots.fill = [];
     const pr = Math.min(s * 0.32, w / (turns * 3));
     for (let i = 0; i < turns; i += 1) {
       const cx = x0 + pr + i * pr * 3;
@@ -1261,7 +1191,6 @@ class DornRenderer {
       ctx.strokeStyle = "#e5a199";
       ctx.lineWidth = 1.5;
       ctx.stroke();
-      this.panelSpots.fill.push({ x: cx, y: cy });
     }
     ctx.font = `500 ${fs * 0.66}px system-ui, sans-serif`;
     ctx.fillStyle = "#b7a68f";
@@ -1275,7 +1204,6 @@ class DornRenderer {
     section(`Zorkal  level ${z.level ?? 1}`);
     const lifeN = Math.max(z.life ?? 0, 1);
     const lr = Math.min(s * 0.24, w / (Math.max(lifeN, 6) * 2.6));
-    this.panelSpots.zorkal = [];
     for (let i = 0; i < (z.life ?? 0); i += 1) {
       const cx = x0 + lr + i * lr * 2.6;
       const cy = y + lr;
@@ -1286,7 +1214,6 @@ class DornRenderer {
       ctx.strokeStyle = "#baf2d2";
       ctx.lineWidth = 1.2;
       ctx.stroke();
-      this.panelSpots.zorkal.push({ x: cx, y: cy });
     }
     ctx.font = `600 ${fs * 0.72}px system-ui, sans-serif`;
     ctx.fillStyle = "#9ff0c4";
@@ -1335,6 +1262,24 @@ class DornRenderer {
     ctx.restore();
   }
 
+  /** A status-panel section's rule and upper-case title from y; returns the y under it. */
+  panelHeading(ctx, x0, w, y, title, fs) {
+    const s = this.cell;
+    y += s * 0.25;
+    ctx.strokeStyle = "#3b332a";
+    ctx.beginPath();
+    ctx.moveTo(x0, y);
+    ctx.lineTo(x0 + w, y);
+    ctx.stroke();
+    y += s * 0.25;
+    ctx.font = `700 ${fs * 0.72}px system-ui, sans-serif`;
+    ctx.fillStyle = "#b7a68f";
+    ctx.textAlign = "left";
+    ctx.textBaseline = "top";
+    ctx.fillText(title.toUpperCase(), x0, y);
+    return y + fs * 0.95;
+  }
+
   /** What the colours and patterns mean, as far as the panel has room. */
   drawLegend(ctx, x0, y0, w, bottom, fs) {
     const s = this.cell;
@@ -1358,20 +1303,7 @@ class DornRenderer {
     ];
     const rows = Math.ceil(entries.length / 2);
     if (y0 + s * 0.5 + fs + rows * rowH > bottom) return;
-    let y = y0;
-    y += s * 0.25;
-    ctx.strokeStyle = "#3b332a";
-    ctx.beginPath();
-    ctx.moveTo(x0, y);
-    ctx.lineTo(x0 + w, y);
-    ctx.stroke();
-    y += s * 0.25;
-    ctx.font = `700 ${fs * 0.72}px system-ui, sans-serif`;
-    ctx.fillStyle = "#b7a68f";
-    ctx.textAlign = "left";
-    ctx.textBaseline = "top";
-    ctx.fillText("LEGEND", x0, y);
-    y += fs * 0.95;
+    const y = this.panelHeading(ctx, x0, w, y0, "Legend", fs);
     const colW = w / 2;
     entries.forEach(([kind, id, label], i) => {
       const x = x0 + (i % 2) * colW;
@@ -1384,24 +1316,9 @@ class DornRenderer {
         ctx.strokeRect(x + 0.5, top + 0.5, sw - 1, sw - 1);
       } else if (kind === "mark") {
         this.drawZone(ctx, x, top, sw, "floor", false);
-        const k = sw / 32;
         ctx.save();
-        if (id === "F") {
-          ctx.fillStyle = "#2c8fd6";
-          ctx.beginPath();
-          ctx.moveTo(c.x, c.y - 11 * k);
-          ctx.quadraticCurveTo(c.x + 9 * k, c.y + 1 * k, c.x, c.y + 9 * k);
-          ctx.quadraticCurveTo(c.x - 9 * k, c.y + 1 * k, c.x, c.y - 11 * k);
-          ctx.fill();
-        } else {
-          ctx.strokeStyle = "#0d7f8f";
-          ctx.lineWidth = Math.max(1, 2.5 * k);
-          for (const rr of [12, 6]) {
-            ctx.beginPath();
-            ctx.arc(c.x, c.y, rr * k, 0.3, 2 * Math.PI - 0.3);
-            ctx.stroke();
-          }
-        }
+        if (id === "F") this.fountainGlyph(ctx, c, sw / 28);
+        else this.teleportGlyph(ctx, c, sw / 28);
         ctx.restore();
       } else if (kind === "token") {
         if (id === "P") this.treasureToken(ctx, c.x, c.y, sw * 0.45);
@@ -1444,23 +1361,19 @@ class DornRenderer {
 
   heroPanels(view, { mine = [], toAct = [], connected = new Set(), table, active = null } = {}) {
     view = view || {};
-    const seats = (table && table.seats) || [];
-    const seatInfo = (id) => seats.find((x) => x.seat === id) || null;
     const cards = [];
     // The Keeper's card: Zorkal, the pool, the Ritual hand for the Keeper's own eyes.
     const z = view.zorkal || {};
-    const keeper = seatInfo("keeper");
     const hand = view.ritual_hand;
     cards.push(
       h(
         `article.hero-card.keeper-card${Array.isArray(hand) ? ".with-hand" : ""}${toAct.includes("keeper") ? ".due" : ""}`,
         { dataset: { seat: "keeper" } },
-        h(
-          "header",
-          {},
+        cardHeader(
           h("span.token.token-keeper", {}, "♛"),
           h("strong", {}, "Zorkal"),
-          keeper && keeper.player_name ? h("span.small.muted", {}, keeper.player_name, awayMark(keeper, connected)) : null,
+          seatOf(table, "keeper"),
+          connected,
           toAct.includes("keeper") ? h("span.badge.badge-open", {}, "to act") : null,
         ),
         h(
@@ -1482,7 +1395,6 @@ class DornRenderer {
     const activeHeroes = active && view.seats && view.seats[active] ? view.seats[active] : [];
     for (const [id, hero] of Object.entries(view.heroes || {})) {
       const sheet = this.heroes[id] || {};
-      const seat = seatInfo(hero.seat);
       const color = heroColor(id);
       const level = hero.level ?? 1;
       const attacks = (sheet.basic || []).filter((a) => !a.levels || a.levels.includes(level));
@@ -1497,13 +1409,7 @@ class DornRenderer {
         h(
           `article.hero-card${toAct.includes(hero.seat) ? ".due" : ""}${mine.includes(hero.seat) ? ".mine" : ""}${activeHeroes.includes(id) ? ".current" : ""}${hero.alive ? "" : ".dead"}`,
           { dataset: { hero: id, seat: hero.seat } },
-          h(
-            "header",
-            {},
-            h("span.token", { style: { background: color, color: ink(color) } }, this.heroName(id).slice(0, 2)),
-            h("strong", { title: sheet.role || "" }, this.heroName(id)),
-            seat && seat.player_name ? h("span.small.muted", {}, seat.player_name, awayMark(seat, connected)) : null,
-          ),
+          cardHeader(tokenChip(color, this.heroName(id).slice(0, 2)), h("strong", { title: sheet.role || "" }, this.heroName(id)), seatOf(table, hero.seat), connected),
           h(
             "div.hero-stats",
             {},
@@ -1546,7 +1452,7 @@ class DornRenderer {
   }
 
   describeEvent(ev) {
-    return ev.text || titleCase(ev.kind);
+    return eventText(ev);
   }
 
   diceFromEvents() {
@@ -1610,12 +1516,8 @@ class DornRenderer {
         const on = a.target ? ` on ${this.figureName(a.target)}` : cellOf(a.to) ? ` to ${this.place(a.to)}` : "";
         return `${name}: use ${this.cardName(a.card)}${on}`;
       }
-      default: {
-        const bits = Object.entries(a)
-          .filter(([k]) => k !== "type")
-          .map(([k, v]) => `${k} ${Array.isArray(v) ? this.place(v) || JSON.stringify(v) : typeof v === "object" ? JSON.stringify(v) : v}`);
-        return `${titleCase(a.type)}${bits.length ? `: ${bits.join(", ")}` : ""}`;
-      }
+      default:
+        return fallbackActionLabel(a, (v) => (Array.isArray(v) ? this.place(v) || JSON.stringify(v) : typeof v === "object" ? JSON.stringify(v) : v));
     }
   }
 
@@ -1751,20 +1653,4 @@ class DornRenderer {
 
 function kv(label, value) {
   return h("span", {}, `${label} `, h("b", {}, value));
-}
-
-function awayMark(seat, connected) {
-  return seat.taken && connected.size > 0 && !connected.has(seat.seat) ? " (away)" : "";
-}
-
-function statBar(label, value, max, kind) {
-  const v = value ?? 0;
-  const m = Math.max(1, max ?? v);
-  return h(
-    `div.stat-bar.bar-${kind}`,
-    { title: `${label} ${v}/${m}` },
-    h("span.bar-label", {}, label),
-    h("span.bar-track", {}, h("span.bar-fill", { style: { width: `${Math.max(0, Math.min(100, (100 * v) / m))}%` } })),
-    h("b", {}, `${v}/${m}`),
-  );
 }

@@ -15,14 +15,6 @@ class GenericRenderer {
 
   resize() {}
 
-  hexToPixel() {
-    return null;
-  }
-
-  spaceToPixel() {
-    return null;
-  }
-
   setState(view) {
     this.view = view;
   }

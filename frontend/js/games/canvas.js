@@ -1,0 +1,73 @@
+// Canvas plumbing both board renderers share: a backing store of CSS pixels × devicePixelRatio
+// (sharp on high-DPI screens), a cleared frame drawn in CSS pixels, and the token shapes
+// both boards draw (round initials tokens, X marks).
+
+const FONT = "system-ui, sans-serif";
+
+/** Size the canvas to w × h CSS pixels, devicePixelRatio device pixels each; returns the ratio. */
+export function sizeCanvas(canvas, w, h) {
+  const dpr = window.devicePixelRatio || 1;
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  return dpr;
+}
+
+/**
+ * The canvas' 2D context, cleared, scaled to draw in CSS pixels, with a rounded backdrop of
+ * `fill` (a colour, or a function of the context that makes a gradient). Null without a context.
+ */
+export function beginFrame(canvas, dpr, w, h, fill) {
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return null;
+  ctx.setTransform(dpr || 1, 0, 0, dpr || 1, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  ctx.fillStyle = typeof fill === "function" ? fill(ctx) : fill;
+  ctx.beginPath();
+  ctx.roundRect(0, 0, w, h, 10);
+  ctx.fill();
+  return ctx;
+}
+
+/** Dark or white letters, whichever reads on a "#rrggbb" background. */
+export function inkOn(color) {
+  const m = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!m) return "#fff";
+  const n = parseInt(m[1], 16);
+  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return lum > 160 ? "#1b1b1b" : "#fff";
+}
+
+/** A round token: a shadowed disc with a rim and, optionally, short text (initials) on it. */
+export function roundToken(ctx, x, y, r, { fill, rim = "#fff", rimWidth = Math.max(1.2, r * 0.16), text = "", shadow = 0.55, blur = 3 }) {
+  ctx.save();
+  ctx.shadowColor = `rgba(0,0,0,${shadow})`;
+  ctx.shadowBlur = blur;
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  ctx.fillStyle = fill;
+  ctx.fill();
+  ctx.shadowBlur = 0;
+  ctx.lineWidth = rimWidth;
+  ctx.strokeStyle = rim;
+  ctx.stroke();
+  if (text) {
+    ctx.fillStyle = inkOn(fill);
+    ctx.font = `800 ${r * 0.92}px ${FONT}`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, x, y + r * 0.05);
+  }
+  ctx.restore();
+}
+
+/** An X of half-size r centred at (x, y), stroked with the current style. */
+export function xMark(ctx, x, y, r) {
+  ctx.beginPath();
+  ctx.moveTo(x - r, y - r);
+  ctx.lineTo(x + r, y + r);
+  ctx.moveTo(x + r, y - r);
+  ctx.lineTo(x - r, y + r);
+  ctx.stroke();
+}

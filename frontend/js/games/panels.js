@@ -1,0 +1,49 @@
+// The DOM side of the renderers: what the hero panels, the log and the buttons of every game
+// are made of (stat bars, token chips, seat lookups, event and fallback action texts).
+import { h, titleCase } from "../ui.js";
+import { inkOn } from "./canvas.js";
+
+/** The table's entry for a seat ({seat, label, player_name, taken...}), or null. */
+export function seatOf(table, seat) {
+  return (table && (table.seats || []).find((s) => s.seat === seat)) || null;
+}
+
+/** A hero's coloured initials, as on the board. */
+export function tokenChip(color, text) {
+  return h("span.token", { style: { background: color, color: inkOn(color) } }, text);
+}
+
+/**
+ * A panel card's header: token, name, who plays the seat ("away" when the seat is taken but not
+ * connected while others are), then any badges.
+ */
+export function cardHeader(token, name, seat, connected, ...badges) {
+  const away = seat && seat.taken && connected.size > 0 && !connected.has(seat.seat);
+  return h("header", {}, token, name, seat && seat.player_name ? h("span.small.muted", {}, seat.player_name, away ? " (away)" : "") : null, badges);
+}
+
+/** A labelled bar: value out of max. */
+export function statBar(label, value, max, kind) {
+  const v = value ?? 0;
+  const m = Math.max(1, max ?? v);
+  return h(
+    `div.stat-bar.bar-${kind}`,
+    { title: `${label} ${v}/${m}` },
+    h("span.bar-label", {}, label),
+    h("span.bar-track", {}, h("span.bar-fill", { style: { width: `${Math.max(0, Math.min(100, (100 * v) / m))}%` } })),
+    h("b", {}, `${v}/${m}`),
+  );
+}
+
+/** The server's sentence for an event, else its kind. */
+export function eventText(ev) {
+  return ev.text || titleCase(ev.kind);
+}
+
+/** "Type: field value, ..." for an action a renderer has no words for. */
+export function fallbackActionLabel(a, value = (v) => (typeof v === "object" ? JSON.stringify(v) : v)) {
+  const bits = Object.entries(a)
+    .filter(([k]) => k !== "type")
+    .map(([k, v]) => `${titleCase(k)} ${value(v)}`);
+  return `${titleCase(a.type)}${bits.length ? `: ${bits.join(", ")}` : ""}`;
+}
