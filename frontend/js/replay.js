@@ -4,20 +4,17 @@
 import { api } from "./api.js";
 import { boardArea, exposeRenderer, loadRenderer, seatLabel } from "./board.js";
 import { DiceTray } from "./dice.js";
-import { append, clear, failureCard, h, setTopbar, titleCase, toast } from "./ui.js";
+import { append, clear, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
 
 const PLAY_STEP_MS = 900;
 
 export async function mountReplay(root, tableId) {
-  clear(root);
-  let data;
-  try {
-    data = await api.replay(tableId);
-  } catch (err) {
-    const links = [[`/table/${encodeURIComponent(tableId)}`, "Back to the table"], ["/", "Lobby"]];
-    root.append(failureCard("No replay yet", err.message, "A replay opens once the game is over.", links));
-    return;
-  }
+  const data = await loadOrExplain(root, () => api.replay(tableId), {
+    title: "No replay yet",
+    note: "A replay opens once the game is over.",
+    links: [[`/table/${encodeURIComponent(tableId)}`, "Back to the table"], ["/", "Lobby"]],
+  });
+  if (!data) return;
   const table = data.table || { id: tableId, game: data.game, seats: [] };
   document.title = `Replay — ${table.title || titleCase(table.game)}`;
   const module = await loadRenderer(table.game);

@@ -7,19 +7,13 @@ import { ChatBox } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { GameLog } from "./log.js";
-import { append, clear, copyText, countdown, failureCard, h, setTopbar, titleCase, toast } from "./ui.js";
+import { append, clear, copyText, countdown, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
 
 const WAITING_POLL_MS = 1500;
 
 export async function mountTable(root, tableId) {
-  clear(root);
-  let table;
-  try {
-    table = await api.table(tableId);
-  } catch (err) {
-    root.append(failureCard("Table not found", err.message, null, [["/", "Back to the lobby"]]));
-    return;
-  }
+  let table = await loadOrExplain(root, () => api.table(tableId), { title: "Table not found", links: [["/", "Back to the lobby"]] });
+  if (!table) return;
   document.title = `${table.title || titleCase(table.game)} — Dragontable`;
   const watch = new URLSearchParams(location.search).has("watch");
   // The waiting room ends with the table as it started (or as someone else started it).

@@ -38,8 +38,21 @@ export function clear(el) {
   return el;
 }
 
-/** The card a page shows instead of itself when what it needs cannot be loaded. */
-export function failureCard(title, message, note, links) {
+/**
+ * What `load()` answers, for a page about to draw itself in `root`; when it fails, the page
+ * shows why instead ({title, note, links: [[href, text]]}) and this answers null.
+ */
+export async function loadOrExplain(root, load, { title, note = null, links }) {
+  clear(root);
+  try {
+    return await load();
+  } catch (err) {
+    root.append(failureCard(title, err.message, note, links));
+    return null;
+  }
+}
+
+function failureCard(title, message, note, links) {
   return h(
     "section.card.waiting",
     {},

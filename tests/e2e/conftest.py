@@ -1,5 +1,6 @@
 """Browser fixtures for the e2e suite: Debian's Chromium driven by Playwright
-(never a downloaded browser build), screenshots under test-artifacts/."""
+(never a downloaded browser build), a real server per test module, screenshots
+under test-artifacts/."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.server_fixtures import ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -30,3 +33,14 @@ def browser() -> Iterator[object]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, artifacts: Path
+) -> Iterator[ServerProcess]:
+    """A real server on its own SQLite database for the test module."""
+    tmp = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    srv = ServerProcess(f"sqlite:///{tmp / 'e2e.db'}", log_path=artifacts / "e2e-server.log").start()
+    yield srv
+    srv.stop()

@@ -1,15 +1,17 @@
-"""Shared steps for the browser tests: a real server per module, browser contexts
-that record every request they make, and screenshots under test-artifacts/."""
+"""Shared steps for the browser tests: browser contexts that record every request they
+make, the lobby's create-a-table flow, waiting for the table page, reading the board
+canvas, and a page that serves the repository's files for the renderer unit tests."""
 
 from __future__ import annotations
 
+import mimetypes
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from tests.server_fixtures import ServerProcess
+from .conftest import REPO
 
 VIEWPORT = {"width": 1440, "height": 960}
 
@@ -39,22 +41,53 @@ class Recorder:
         return bad
 
 
-def start_server(tmp: Path, artifacts: Path) -> ServerProcess:
-    return ServerProcess(f"sqlite:///{tmp / 'e2e.db'}", log_path=artifacts / "e2e-server.log").start()
+def _record_errors(page: Any) -> Any:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.js_errors = errors  # every test asserts it stayed empty
+    return page
 
 
-def new_player(browser: Any, recorder: Recorder, *, scale: float = 1) -> tuple[Any, Any]:
+def new_player(browser: Any, recorder: Recorder, *, scale: float = 1) -> Any:
+    """A page in its own browser context (its own localStorage: one person)."""
     context = browser.new_context(viewport=VIEWPORT, device_scale_factor=scale)
     recorder.attach(context)
     page = context.new_page()
     page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.js_errors = errors  # checked at the end of each test
-    return context, page
+    return _record_errors(page)
 
 
-def table_id_of(page: Any) -> str:
+def finish(recorder: Recorder, base_url: str, *pages: Any) -> None:
+    """Every test ends so: no request left the server's origin, no page had a script error."""
+    assert recorder.foreign(base_url) == []
+    for page in pages:
+        assert page.js_errors == [], page.js_errors
+    for page in pages:
+        page.context.close()
+
+
+# --- lobby and waiting room ---------------------------------------------------------
+
+
+def create_table(
+    page: Any,
+    base_url: str,
+    name: str,
+    game: str,
+    options: Callable[[Any], None] | None = None,
+    *,
+    shot: Any = None,
+) -> str:
+    """Create a table from the lobby (`options` fills the game's form); returns its id."""
+    page.goto(base_url + "/")
+    page.fill("#player-name", name)
+    page.select_option("#game-select", game)
+    if options is not None:
+        options(page)
+    if shot is not None:
+        page.screenshot(path=str(shot))
+    page.click("#create-table")
+    page.wait_for_url("**/table/**")
     match = re.search(r"/table/([^/?#]+)", page.url)
     assert match, page.url
     return match.group(1)
@@ -64,6 +97,9 @@ def take_seat(page: Any, seat: str, name: str) -> None:
     page.fill("#player-name", name)
     page.click(f'button.take-seat[data-seat="{seat}"]')
     page.wait_for_selector(f'.seat-row.held[data-seat="{seat}"]')
+
+
+# --- the live table -----------------------------------------------------------------
 
 
 def wait_live(page: Any) -> None:
@@ -86,7 +122,95 @@ def seq_of(page: Any) -> int:
     return page.evaluate("() => window.__dt.table.current.seq")
 
 
+def wait_seq_above(page: Any, seq: int) -> None:
+    page.wait_for_function(f"() => window.__dt.table.current.seq > {seq}")
+
+
+def sync_pages(*pages: Any) -> None:
+    """Wait until every page (every seat each holds) has the latest update any of them has."""
+    latest = max(seq_of(p) for p in pages)
+    for p in pages:
+        p.wait_for_function(f"() => [...window.__dt.table.data.values()].every(d => d.seq >= {latest})")
+
+
 def state_of(page: Any) -> dict[str, Any]:
     return page.evaluate(
         "() => { const d = window.__dt.table.current; return {seq: d.seq, view: d.view, to_act: d.to_act, legal: d.legal}; }"
     )
+
+
+def due_seat(page: Any) -> str | None:
+    """The seat this page shows and owes a decision for now, if any."""
+    return page.evaluate(
+        "() => { const t = window.__dt.table; return t.mustAct(t.activeSeat) ? t.activeSeat : null; }"
+    )
+
+
+# --- the board canvas ---------------------------------------------------------------
+
+
+def assert_high_dpi(page: Any, scale: float) -> None:
+    """The canvas has `scale` device pixels per CSS pixel."""
+    backing, css = page.evaluate(
+        "() => [document.getElementById('board').width, document.getElementById('board').getBoundingClientRect().width]"
+    )
+    assert backing == round(css * scale), (backing, css)
+
+
+def canvas_pixels(page: Any, points: list[dict[str, float]]) -> list[list[int]]:
+    """RGBA of the board canvas at CSS-pixel points (device pixels read through the DPR)."""
+    return page.evaluate(
+        """(points) => {
+            const c = document.getElementById('board');
+            const ctx = c.getContext('2d');
+            const k = c.width / c.getBoundingClientRect().width;
+            return points.map(p => Array.from(ctx.getImageData(Math.round(p.x * k), Math.round(p.y * k), 1, 1).data));
+        }""",
+        points,
+    )
+
+
+def hex_rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def close(rgba: list[int], rgb: tuple[int, int, int], tol: int) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(rgba[:3], rgb, strict=True))
+
+
+def check_resize(page: Any, smaller: dict[str, int], check: Callable[[Any], None]) -> None:
+    """A smaller window gives a smaller board that `check` still finds drawn right; then back."""
+
+    def board_width() -> float:
+        return page.evaluate("() => document.getElementById('board').getBoundingClientRect().width")
+
+    wide = board_width()
+    page.set_viewport_size(smaller)
+    page.wait_for_function(
+        f"() => document.getElementById('board').getBoundingClientRect().width < {wide - 40}"
+    )
+    check(page)
+    page.set_viewport_size(VIEWPORT)
+    page.wait_for_function(
+        f"() => document.getElementById('board').getBoundingClientRect().width > {wide - 5}"
+    )
+
+
+# --- modules without a server -----------------------------------------------------------
+
+
+def repo_page(browser: Any, host: str, **options: Any) -> Any:
+    """A blank page at http://<host>/ that serves the repository's own files (its ES modules)."""
+    page = _record_errors(browser.new_page(**options))
+
+    def serve(route: Any) -> None:
+        path = REPO / route.request.url.split("://", 1)[1].split("/", 1)[1]
+        if not path.resolve().is_relative_to(REPO) or not path.is_file():
+            route.fulfill(status=404, body="")
+            return
+        ctype = "text/javascript" if path.suffix in (".js", ".mjs") else mimetypes.guess_type(path.name)[0]
+        route.fulfill(status=200, body=path.read_bytes(), content_type=ctype or "text/plain")
+
+    page.route(f"http://{host}/**", serve)
+    page.goto(f"http://{host}/tests/e2e/js/blank.html")
+    return page

@@ -13,19 +13,29 @@ from typing import Any
 
 import pytest
 
-from .helpers import Recorder, new_player, seq_of, start_server, state_of, table_id_of, take_seat, wait_live
+from .helpers import (
+    Recorder,
+    assert_high_dpi,
+    canvas_pixels,
+    check_resize,
+    close,
+    create_table,
+    due_seat,
+    finish,
+    hex_rgb,
+    new_player,
+    seq_of,
+    state_of,
+    sync_pages,
+    take_seat,
+    wait_live,
+    wait_seq_above,
+)
 
 pytestmark = pytest.mark.e2e
 
 HEROES = ["ninja", "hunter"]
 FULL_TURNS = 2  # every hero takes at least this many turns
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path):
-    srv = start_server(tmp_path_factory.mktemp("dorasure"), artifacts)
-    yield srv
-    srv.stop()
 
 
 def choose_heroes(page: Any, heroes: list[str]) -> None:
@@ -39,27 +49,15 @@ def choose_heroes(page: Any, heroes: list[str]) -> None:
             box.click()
 
 
-def mine(page: Any) -> str | None:
-    """The seat this page must act for now, if any."""
-    return page.evaluate(
-        "() => { const t = window.__dt.table, d = t.current;"
-        " return d && d.to_act.includes(t.activeSeat) && d.legal.length ? t.activeSeat : null; }"
-    )
-
-
 def click_space(page: Any, node: str) -> None:
     point = page.evaluate("(id) => window.__dt.spaceToPixel(id)", node)
     page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
 
 
-def wait_seq_above(page: Any, seq: int) -> None:
-    page.wait_for_function(f"() => window.__dt.table.current.seq > {seq}")
-
-
 def play_one(page: Any, turn_moves: dict[str, int]) -> str:
     """Take one listed action by clicking, like a player would. Returns what was done."""
     state = state_of(page)
-    seat = mine(page)
+    seat = due_seat(page)
     legal = state["legal"]
     before = state["seq"]
     moves = [a for a in legal if a["type"] == "move"]
@@ -100,27 +98,6 @@ def play_one(page: Any, turn_moves: dict[str, int]) -> str:
     return kinds[0] or "?"
 
 
-def canvas_pixels(page: Any, points: list[dict[str, float]]) -> list[list[int]]:
-    """RGBA of the board canvas at CSS-pixel points (device pixels read through the DPR)."""
-    return page.evaluate(
-        """(points) => {
-            const c = document.getElementById('board');
-            const ctx = c.getContext('2d');
-            const k = c.width / c.getBoundingClientRect().width;
-            return points.map(p => Array.from(ctx.getImageData(Math.round(p.x * k), Math.round(p.y * k), 1, 1).data));
-        }""",
-        points,
-    )
-
-
-def hex_rgb(color: str) -> tuple[int, int, int]:
-    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
-
-
-def close(rgba: list[int], rgb: tuple[int, int, int], tol: int = 40) -> bool:
-    return all(abs(a - b) <= tol for a, b in zip(rgba[:3], rgb, strict=True))
-
-
 def check_board_pixels(page: Any) -> None:
     """Terrain colours and hero tokens are where the view says (page must show no lit hexes)."""
     info = page.evaluate(
@@ -155,7 +132,7 @@ def check_board_pixels(page: Any) -> None:
             )
         ]
         fill = hex_rgb(info["styles"][space["terrain"]]["fill"])
-        hits = sum(close(px, fill) for px in canvas_pixels(page, pts))
+        hits = sum(close(px, fill, 40) for px in canvas_pixels(page, pts))
         assert hits >= 2, f"{space['id']} ({space['terrain']}) is not drawn in its colour"
         seen_terrains.add(space["terrain"])
     # (The Western Lake is a single space a hero may be standing on; it is checked whenever free.)
@@ -169,18 +146,18 @@ def check_board_pixels(page: Any) -> None:
 
 def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) -> None:
     rec = Recorder()
-    ctx_a, alice = new_player(browser, rec, scale=2)  # high-DPI: the canvas has 2 device pixels per CSS pixel
-    ctx_b, bob = new_player(browser, rec)
-    ctx_c, carol = new_player(browser, rec)
+    alice = new_player(browser, rec, scale=2)  # high-DPI: the canvas has 2 device pixels per CSS pixel
+    bob = new_player(browser, rec)
+    carol = new_player(browser, rec)
 
-    alice.goto(server.base_url + "/")
-    alice.fill("#player-name", "Alice")
-    alice.select_option("#game-select", "dorasure")
-    choose_heroes(alice, HEROES)
-    alice.screenshot(path=str(artifacts / "lobby.png"))
-    alice.click("#create-table")
-    alice.wait_for_url("**/table/**")
-    table_id = table_id_of(alice)
+    table_id = create_table(
+        alice,
+        server.base_url,
+        "Alice",
+        "dorasure",
+        lambda p: choose_heroes(p, HEROES),
+        shot=artifacts / "lobby.png",
+    )
     take_seat(alice, "ninja", "Alice")
     invite = alice.input_value("#invite-link")
 
@@ -191,10 +168,7 @@ def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) 
     alice.click("#start-table")
     wait_live(alice)
     wait_live(bob)
-    width = alice.evaluate(
-        "() => [document.getElementById('board').width, document.getElementById('board').getBoundingClientRect().width]"
-    )
-    assert width[0] == round(width[1] * 2)
+    assert_high_dpi(alice, 2)
 
     pages = {"ninja": alice, "hunter": bob}
     moves: dict[str, int] = {}
@@ -219,10 +193,8 @@ def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) 
         if turn > FULL_TURNS * len(HEROES) or state_of(alice)["view"]["outcome"]:
             break
         # Every browser has the latest update before we look for who must act.
-        latest = max(seq_of(p) for p in pages.values())
-        for p in pages.values():
-            p.wait_for_function(f"() => window.__dt.table.current.seq >= {latest}")
-        due = [p for seat, p in pages.items() if mine(p) == seat]
+        sync_pages(*pages.values())
+        due = [p for seat, p in pages.items() if due_seat(p) == seat]
         assert due, "nobody can act"
         done.append(play_one(due[0], moves))
         if not reloaded and turn >= 2:
@@ -245,16 +217,7 @@ def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) 
 
     check_board_pixels(carol)
     # The board follows the window: smaller window, smaller board, still drawn where the view says.
-    wide = carol.evaluate("() => document.getElementById('board').getBoundingClientRect().width")
-    carol.set_viewport_size({"width": 1000, "height": 760})
-    carol.wait_for_function(
-        f"() => document.getElementById('board').getBoundingClientRect().width < {wide - 50}"
-    )
-    check_board_pixels(carol)
-    carol.set_viewport_size({"width": 1440, "height": 960})
-    carol.wait_for_function(
-        f"() => document.getElementById('board').getBoundingClientRect().width > {wide - 5}"
-    )
+    check_resize(carol, {"width": 1000, "height": 760}, check_board_pixels)
     # Layout at 1440x960: the hero panels fit under the board; "Your move" shows all its
     # buttons (or scrolls); the latest dice roll is the big one.
     layout = alice.evaluate(
@@ -277,8 +240,4 @@ def test_dorasure_two_players_and_a_spectator(browser, server, artifacts: Path) 
     alice.screenshot(path=str(artifacts / "dorasure-player.png"))
     bob.screenshot(path=str(artifacts / "dorasure-player-2.png"))
 
-    assert rec.foreign(server.base_url) == []
-    for page in (alice, bob, carol):
-        assert page.js_errors == []
-    for ctx in (ctx_a, ctx_b, ctx_c):
-        ctx.close()
+    finish(rec, server.base_url, alice, bob, carol)

@@ -9,7 +9,6 @@ every state must draw without an error."""
 from __future__ import annotations
 
 import json
-import mimetypes
 import random
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 
 from backend.games.dorn.game import GAME
 
-from .conftest import REPO
+from .helpers import repo_page
 
 pytestmark = pytest.mark.e2e
 
@@ -152,25 +151,12 @@ CHECK = """async ({ stat, samples }) => {
 
 def test_every_listed_action_is_reachable(browser, artifacts: Path) -> None:
     static, samples = _samples()
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-    def serve(route) -> None:
-        path = REPO / route.request.url.split("://", 1)[1].split("/", 1)[1]
-        if not path.resolve().is_relative_to(REPO) or not path.is_file():
-            route.fulfill(status=404, body="")
-            return
-        ctype = "text/javascript" if path.suffix in (".js", ".mjs") else mimetypes.guess_type(path.name)[0]
-        route.fulfill(status=200, body=path.read_bytes(), content_type=ctype or "text/plain")
-
-    page.route("http://dorn.test/**", serve)
-    page.goto("http://dorn.test/tests/e2e/js/blank.html")
+    page = repo_page(browser, "dorn.test", viewport={"width": 1400, "height": 1000})
     result = page.evaluate(CHECK, {"stat": json.loads(json.dumps(static)), "samples": samples})
     page.locator("canvas").screenshot(path=str(artifacts / "dorn-attack.png"))
     page.close()
+    assert page.js_errors == []
     assert result["count"] == 0, result["problems"]
     assert {"summon", "attack", "parry", "place_monster", "play_blessing", "move", "done"} <= set(
         result["seen"]
     )
-    assert errors == []

@@ -14,30 +14,28 @@ from typing import Any
 
 import pytest
 
-from .helpers import Recorder, new_player, seq_of, start_server, state_of, table_id_of, take_seat, wait_live
+from .helpers import (
+    Recorder,
+    assert_high_dpi,
+    canvas_pixels,
+    check_resize,
+    close,
+    create_table,
+    due_seat,
+    finish,
+    hex_rgb,
+    new_player,
+    seq_of,
+    state_of,
+    sync_pages,
+    take_seat,
+    wait_live,
+    wait_seq_above,
+)
 
 pytestmark = pytest.mark.e2e
 
 HERO_SEATS = ["heroes_1", "heroes_2"]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path):
-    srv = start_server(tmp_path_factory.mktemp("dorn"), artifacts)
-    yield srv
-    srv.stop()
-
-
-def due(page: Any) -> str | None:
-    """The seat this page shows and owes a decision for now, if any (a seat that is done with
-    a heroes' step may only take its Done back: it owes nothing)."""
-    return page.evaluate(
-        "() => { const t = window.__dt.table; return t.mustAct(t.activeSeat) ? t.activeSeat : null; }"
-    )
-
-
-def wait_seq_above(page: Any, seq: int) -> None:
-    page.wait_for_function(f"() => window.__dt.table.current.seq > {seq}")
 
 
 def click_at(page: Any, point: dict[str, float]) -> None:
@@ -147,7 +145,7 @@ def keeper_step(page: Any, log: list[str], artifacts: Path) -> None:
 
 def hero_step(page: Any, log: list[str]) -> None:
     """One hero-seat decision by clicking: parries and Blessings in their dialog, moves on the board."""
-    seat = due(page)
+    seat = due_seat(page)  # (a seat done with a heroes' step may only take it back: it owes nothing)
     state = state_of(page)
     legal, view = state["legal"], state["view"]
     types = {a["type"] for a in legal}
@@ -171,24 +169,14 @@ def hero_step(page: Any, log: list[str]) -> None:
     log.append(f"{seat} done {view['phase']}")
 
 
-def canvas_pixels(page: Any, points: list[dict[str, float]]) -> list[list[int]]:
-    return page.evaluate(
-        """(points) => {
-            const c = document.getElementById('board');
-            const ctx = c.getContext('2d');
-            const k = c.width / c.getBoundingClientRect().width;
-            return points.map(p => Array.from(ctx.getImageData(Math.round(p.x * k), Math.round(p.y * k), 1, 1).data));
-        }""",
-        points,
-    )
-
-
-def hex_rgb(color: str) -> tuple[int, int, int]:
-    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
-
-
-def close(rgba: list[int], rgb: tuple[int, int, int], tol: int = 36) -> bool:
-    return all(abs(a - b) <= tol for a, b in zip(rgba[:3], rgb, strict=True))
+def two_hero_seats(page: Any) -> None:
+    """The lobby's options form: the seat split of the heroes, over two hero seats."""
+    page.select_option("#hero-seat-count", "2")
+    split = {
+        h: page.locator(f'select.split-seat[data-hero="{h}"]').input_value()
+        for h in page.eval_on_selector_all("select.split-seat", "els => els.map(e => e.dataset.hero)")
+    }
+    assert sorted(set(split.values())) == ["0", "1"], split
 
 
 def check_board_pixels(page: Any) -> None:
@@ -223,7 +211,7 @@ def check_board_pixels(page: Any) -> None:
     for cell in info["cells"]:
         pts = [{"x": cell["c"]["x"] + dx * size, "y": cell["c"]["y"] + dy * size} for dx, dy in offsets]
         fill = hex_rgb(info["styles"][cell["zone"]]["fill"])
-        hits = sum(close(px, fill) for px in canvas_pixels(page, pts))
+        hits = sum(close(px, fill, 36) for px in canvas_pixels(page, pts))
         assert hits >= 2, f"cell {cell['x']},{cell['y']} ({cell['zone']}) is not drawn in its colour"
         seen.add(cell["zone"])
     assert {
@@ -251,24 +239,13 @@ def check_board_pixels(page: Any) -> None:
 
 def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) -> None:
     rec = Recorder()
-    ctx_k, keeper = new_player(browser, rec, scale=2)  # high-DPI canvas
-    ctx_h, heroes = new_player(browser, rec)
-    ctx_s, watcher = new_player(browser, rec)
+    keeper = new_player(browser, rec, scale=2)  # high-DPI canvas
+    heroes = new_player(browser, rec)
+    watcher = new_player(browser, rec)
 
-    # The lobby's options form: the seat split of the heroes (two hero seats).
-    keeper.goto(server.base_url + "/")
-    keeper.fill("#player-name", "Kim")
-    keeper.select_option("#game-select", "dorn")
-    keeper.select_option("#hero-seat-count", "2")
-    split = {
-        h: keeper.locator(f'select.split-seat[data-hero="{h}"]').input_value()
-        for h in keeper.eval_on_selector_all("select.split-seat", "els => els.map(e => e.dataset.hero)")
-    }
-    assert sorted(set(split.values())) == ["0", "1"], split
-    keeper.screenshot(path=str(artifacts / "dorn-lobby.png"))
-    keeper.click("#create-table")
-    keeper.wait_for_url("**/table/**")
-    table_id = table_id_of(keeper)
+    table_id = create_table(
+        keeper, server.base_url, "Kim", "dorn", two_hero_seats, shot=artifacts / "dorn-lobby.png"
+    )
     table = keeper.evaluate(f"() => fetch('/api/tables/{table_id}').then(r => r.json())")
     assert [s["seat"] for s in table["seats"]] == ["keeper", *HERO_SEATS]
     take_seat(keeper, "keeper", "Kim")
@@ -282,10 +259,7 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
     wait_live(keeper)
     wait_live(heroes)
     assert heroes.locator("#seat-tabs button.seat-tab").count() == 2
-    dims = keeper.evaluate(
-        "() => [document.getElementById('board').width, document.getElementById('board').getBoundingClientRect().width]"
-    )
-    assert dims[0] == round(dims[1] * 2)
+    assert_high_dpi(keeper, 2)
     assert keeper.locator("section.dice-block").is_hidden()  # Dorn rolls no dice
 
     # Only the Keeper sees the Ritual hand; each hero seat sees its own Blessing.
@@ -304,13 +278,11 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
     start_k = state_of(keeper)["view"]["k"]
     for _ in range(120):
         # Both browsers (and every held seat) have the latest update before we look at who acts.
-        latest = max(seq_of(keeper), seq_of(heroes))
-        for p in (keeper, heroes):
-            p.wait_for_function(f"() => [...window.__dt.table.data.values()].every(d => d.seq >= {latest})")
+        sync_pages(keeper, heroes)
         view = state_of(keeper)["view"]
         if view["k"] > start_k and view["phase"] == "K1" and not view["prompt"]:
             break
-        page = next((p for p in (keeper, heroes) if due(p)), None)
+        page = next((p for p in (keeper, heroes) if due_seat(p)), None)
         assert page is not None, f"nobody can act: {view['phase']} {log}"
         if page is keeper:
             keeper_step(keeper, log, artifacts)
@@ -342,16 +314,7 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
     check_board_pixels(keeper)
 
     # The board follows the window and stays pixel-exact.
-    wide = watcher.evaluate("() => document.getElementById('board').getBoundingClientRect().width")
-    watcher.set_viewport_size({"width": 1100, "height": 800})
-    watcher.wait_for_function(
-        f"() => document.getElementById('board').getBoundingClientRect().width < {wide - 40}"
-    )
-    check_board_pixels(watcher)
-    watcher.set_viewport_size({"width": 1440, "height": 960})
-    watcher.wait_for_function(
-        f"() => document.getElementById('board').getBoundingClientRect().width > {wide - 5}"
-    )
+    check_resize(watcher, {"width": 1100, "height": 800}, check_board_pixels)
     # Board and hero panels both fit a 1440x960 window.
     bottom = watcher.evaluate("() => document.getElementById('hero-panels').getBoundingClientRect().bottom")
     assert bottom <= 960, bottom
@@ -360,8 +323,4 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
     heroes.screenshot(path=str(artifacts / "dorn-heroes.png"))
     keeper.screenshot(path=str(artifacts / "dorn-keeper-turn2.png"))
 
-    assert rec.foreign(server.base_url) == []
-    for page in (keeper, heroes, watcher):
-        assert page.js_errors == []
-    for ctx in (ctx_k, ctx_h, ctx_s):
-        ctx.close()
+    finish(rec, server.base_url, keeper, heroes, watcher)

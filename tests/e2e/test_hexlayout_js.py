@@ -7,7 +7,6 @@ installed, otherwise inside Chromium (which CI always has)."""
 from __future__ import annotations
 
 import json
-import mimetypes
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 from backend.engine.hexgrid import Hex
 
-from .conftest import REPO
+from .helpers import repo_page
 
 JS_DIR = Path(__file__).parent / "js"
 CASES = 7
@@ -51,18 +50,7 @@ def _run_in_node(reference: Path) -> None:
 
 
 def _run_in_browser(browser, fixture: dict) -> None:
-    page = browser.new_page()
-
-    def serve(route) -> None:
-        path = REPO / route.request.url.split("://", 1)[1].split("/", 1)[1]
-        if not path.resolve().is_relative_to(REPO) or not path.is_file():
-            route.fulfill(status=404, body="")
-            return
-        ctype = "text/javascript" if path.suffix in (".js", ".mjs") else mimetypes.guess_type(path.name)[0]
-        route.fulfill(status=200, body=path.read_bytes(), content_type=ctype or "text/plain")
-
-    page.route("http://hexlayout.test/**", serve)
-    page.goto("http://hexlayout.test/tests/e2e/js/blank.html")
+    page = repo_page(browser, "hexlayout.test")
     results = page.evaluate(
         """async (fixture) => {
             const { cases } = await import('/tests/e2e/js/hexlayout_cases.mjs');
@@ -75,6 +63,7 @@ def _run_in_browser(browser, fixture: dict) -> None:
         fixture,
     )
     page.close()
+    assert page.js_errors == []
     failures = [f"{name}: {err}" for name, err in results if err]
     assert len(results) == CASES and not failures, failures
 

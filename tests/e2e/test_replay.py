@@ -15,16 +15,9 @@ import pytest
 
 from tests.server_fixtures import Api, WsClient, play_random, start_table
 
-from .helpers import Recorder, new_player, start_server
+from .helpers import Recorder, canvas_pixels, finish, new_player
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path):
-    srv = start_server(tmp_path_factory.mktemp("replay"), artifacts)
-    yield srv
-    srv.stop()
 
 
 async def _finish_game(server: Any, table_id: str, tokens: dict[str, str]) -> int:
@@ -48,7 +41,7 @@ def test_replay_steps_through_a_finished_game(browser, server, artifacts: Path) 
         last_seq = pool.submit(asyncio.run, _finish_game(server, table_id, tokens)).result()
 
     rec = Recorder()
-    ctx, page = new_player(browser, rec)
+    page = new_player(browser, rec)
 
     # The finished table page points to the replay.
     page.goto(f"{server.base_url}/table/{table_id}")
@@ -64,14 +57,13 @@ def test_replay_steps_through_a_finished_game(browser, server, artifacts: Path) 
     # Frame 0: every quest tile is face down yet shown with its name (revealed replay).
     mountains = page.evaluate("() => window.__dt.renderer.view.mountains")
     assert all(m["state"] == "hidden" and m["quest"] for m in mountains)
-    tile = page.evaluate(
+    point = page.evaluate(
         """() => {
-            const r = window.__dt.renderer, s = r.byId.get('m3');
-            const p = r.hexToPixel(s.q, s.r), c = document.getElementById('board');
-            const k = c.width / c.getBoundingClientRect().width;
-            return Array.from(c.getContext('2d').getImageData(Math.round((p.x - r.layout.size * 0.6) * k), Math.round(p.y * k), 1, 1).data);
+            const r = window.__dt.renderer, s = r.byId.get('m3'), p = r.hexToPixel(s.q, s.r);
+            return {x: p.x - r.layout.size * 0.6, y: p.y};
         }"""
     )
+    tile = canvas_pixels(page, [point])[0]
     assert abs(tile[0] - 0x8E) < 30 and tile[1] < 80, tile  # the red back of a face-down quest tile
 
     page.click("#replay-forward")
@@ -94,6 +86,4 @@ def test_replay_steps_through_a_finished_game(browser, server, artifacts: Path) 
     assert record["format"] == "dragontable-record/1"
     assert len(record["actions"]) == last_seq and record["seed"]
 
-    assert rec.foreign(server.base_url) == []
-    assert page.js_errors == []
-    ctx.close()
+    finish(rec, server.base_url, page)

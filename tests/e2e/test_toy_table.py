@@ -6,49 +6,52 @@ The Dorasure board has its own test (test_dorasure_table.py)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from .helpers import Recorder, new_player, seq_of, start_server, table_id_of, take_seat, wait_live
+from .helpers import (
+    Recorder,
+    create_table,
+    due_seat,
+    finish,
+    new_player,
+    seq_of,
+    take_seat,
+    wait_live,
+    wait_seq_above,
+)
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path):
-    srv = start_server(tmp_path_factory.mktemp("toy"), artifacts)
-    yield srv
-    srv.stop()
+def _two_players(page: Any) -> None:
+    """The toy game's options form: two seats, a long race."""
+    page.fill('input[data-option="players"]', "2")
+    page.fill('input[data-option="target"]', "80")
 
 
-def _play_one(page) -> None:
+def _play_one(page: Any) -> None:
     """Click whatever this seat may do (roll, or cheer when a six asked for it)."""
     before = seq_of(page)
-    button = page.locator('button.action[data-kind="roll"], button.action[data-kind="cheer"]').first
-    button.click()
-    page.wait_for_function(f"() => window.__dt.table.current.seq > {before}")
+    page.locator('button.action[data-kind="roll"], button.action[data-kind="cheer"]').first.click()
+    wait_seq_above(page, before)
 
 
-def _due(page) -> bool:
-    return page.evaluate(
-        "() => { const t = window.__dt.table, d = t.current; return !!d && d.to_act.includes(t.activeSeat) && d.legal.length > 0; }"
-    )
+def _play_due(pages: list[Any], turns: int) -> None:
+    """Up to `turns` clicks, each by whichever page is due."""
+    for _ in range(turns):
+        due = [p for p in pages if due_seat(p)]
+        if not due:
+            return
+        _play_one(due[0])
 
 
 def test_toy_table_flow(browser, server, artifacts: Path) -> None:
     rec = Recorder()
-    ctx_a, alice = new_player(browser, rec)
-    ctx_b, bob = new_player(browser, rec)
-    ctx_c, carol = new_player(browser, rec)
+    alice, bob, carol = (new_player(browser, rec) for _ in range(3))
 
-    alice.goto(server.base_url + "/")
-    alice.fill("#player-name", "Alice")
-    alice.select_option("#game-select", "toy")
-    alice.fill('input[data-option="players"]', "2")
-    alice.fill('input[data-option="target"]', "80")
-    alice.click("#create-table")
-    alice.wait_for_url("**/table/**")
-    table_id = table_id_of(alice)
+    table_id = create_table(alice, server.base_url, "Alice", "toy", _two_players)
     take_seat(alice, "p1", "Alice")
     invite = alice.input_value("#invite-link")
     assert invite.endswith(f"/table/{table_id}")
@@ -72,12 +75,7 @@ def test_toy_table_flow(browser, server, artifacts: Path) -> None:
     carol.wait_for_selector(".chat-line:has-text('good luck')")
 
     # Several turns by clicking, whoever is due.
-    pages = [alice, bob]
-    for _ in range(6):
-        due = [p for p in pages if _due(p)]
-        if not due:
-            break
-        _play_one(due[0])
+    _play_due([alice, bob], 6)
     seq = seq_of(alice)
     assert seq >= 3
     carol.wait_for_function(f"() => window.__dt.table.current.seq === {seq}")
@@ -95,30 +93,17 @@ def test_toy_table_flow(browser, server, artifacts: Path) -> None:
     bob.evaluate("() => window.__dt.table.connections.get('p2').simulateDrop()")
     bob.wait_for_selector("#conn-state[data-state=reconnecting]", timeout=5000)
     bob.wait_for_selector("#conn-state[data-state=open]")
-    for _ in range(2):
-        due = [p for p in pages if _due(p)]
-        if due:
-            _play_one(due[0])
+    _play_due([alice, bob], 2)
     assert seq_of(bob) == seq_of(alice)
     alice.screenshot(path=str(artifacts / "toy-table.png"))
 
-    assert rec.foreign(server.base_url) == []
-    for page in (alice, bob, carol):
-        assert page.js_errors == []
-    for ctx in (ctx_a, ctx_b, ctx_c):
-        ctx.close()
+    finish(rec, server.base_url, alice, bob, carol)
 
 
-def test_hot_seat_one_browser_holds_both_seats(browser, server, artifacts: Path) -> None:
+def test_hot_seat_one_browser_holds_both_seats(browser, server) -> None:
     rec = Recorder()
-    ctx, page = new_player(browser, rec)
-    page.goto(server.base_url + "/")
-    page.fill("#player-name", "Solo")
-    page.select_option("#game-select", "toy")
-    page.fill('input[data-option="players"]', "2")
-    page.fill('input[data-option="target"]', "80")
-    page.click("#create-table")
-    page.wait_for_url("**/table/**")
+    page = new_player(browser, rec)
+    create_table(page, server.base_url, "Solo", "toy", _two_players)
     take_seat(page, "p1", "Solo")
     take_seat(page, "p2", "Solo")
     page.click("#start-table")
@@ -127,12 +112,10 @@ def test_hot_seat_one_browser_holds_both_seats(browser, server, artifacts: Path)
     seats_played = set()
     for _ in range(4):
         # The page shows whichever held seat must act; its tab is marked.
-        active = page.evaluate("() => window.__dt.table.activeSeat")
+        active = due_seat(page)
+        assert active is not None
         assert page.get_attribute(f'.seat-tab[data-seat="{active}"]', "aria-selected") == "true"
-        assert _due(page)
         seats_played.add(active)
         _play_one(page)
     assert seats_played == {"p1", "p2"}
-    assert rec.foreign(server.base_url) == []
-    assert page.js_errors == []
-    ctx.close()
+    finish(rec, server.base_url, page)

@@ -1181,17 +1181,7 @@ class DornRenderer {
     const turns = this.stat.chamber_fill_turns || 3;
     section(`Chamber full  ${v.fill ?? 0}/${turns}`);
     const pr = Math.min(s * 0.32, w / (turns * 3));
-    for (let i = 0; i < turns; i += 1) {
-      const cx = x0 + pr + i * pr * 3;
-      const cy = y + pr;
-      ctx.beginPath();
-      ctx.arc(cx, cy, pr, 0, 2 * Math.PI);
-      ctx.fillStyle = i < (v.fill ?? 0) ? "#e5534b" : "#3a3029";
-      ctx.fill();
-      ctx.strokeStyle = "#e5a199";
-      ctx.lineWidth = 1.5;
-      ctx.stroke();
-    }
+    this.stoneRow(ctx, x0, y, pr, 3, turns, (i) => (i < (v.fill ?? 0) ? "#e5534b" : "#3a3029"), "#e5a199", 1.5);
     ctx.font = `500 ${fs * 0.66}px system-ui, sans-serif`;
     ctx.fillStyle = "#b7a68f";
     ctx.textAlign = "left";
@@ -1204,17 +1194,7 @@ class DornRenderer {
     section(`Zorkal  level ${z.level ?? 1}`);
     const lifeN = Math.max(z.life ?? 0, 1);
     const lr = Math.min(s * 0.24, w / (Math.max(lifeN, 6) * 2.6));
-    for (let i = 0; i < (z.life ?? 0); i += 1) {
-      const cx = x0 + lr + i * lr * 2.6;
-      const cy = y + lr;
-      ctx.beginPath();
-      ctx.arc(cx, cy, lr, 0, 2 * Math.PI);
-      ctx.fillStyle = "#3fb67b";
-      ctx.fill();
-      ctx.strokeStyle = "#baf2d2";
-      ctx.lineWidth = 1.2;
-      ctx.stroke();
-    }
+    this.stoneRow(ctx, x0, y, lr, 2.6, z.life ?? 0, () => "#3fb67b", "#baf2d2", 1.2);
     ctx.font = `600 ${fs * 0.72}px system-ui, sans-serif`;
     ctx.fillStyle = "#9ff0c4";
     ctx.textAlign = "right";
@@ -1260,6 +1240,19 @@ class DornRenderer {
     }
     this.drawLegend(ctx, x0, y, w, r.y + r.h - pad, fs);
     ctx.restore();
+  }
+
+  /** `count` stones of radius r in a row from (x0, y), `step` radii apart, the i-th filled with fill(i). */
+  stoneRow(ctx, x0, y, r, step, count, fill, stroke, lineWidth) {
+    for (let i = 0; i < count; i += 1) {
+      ctx.beginPath();
+      ctx.arc(x0 + r + i * r * step, y + r, r, 0, 2 * Math.PI);
+      ctx.fillStyle = fill(i);
+      ctx.fill();
+      ctx.strokeStyle = stroke;
+      ctx.lineWidth = lineWidth;
+      ctx.stroke();
+    }
   }
 
   /** A status-panel section's rule and upper-case title from y; returns the y under it. */
