@@ -159,3 +159,24 @@ def test_static_frontend_and_page_routes(client: TestClient) -> None:
     assert js.headers["content-type"].startswith("text/javascript")
     assert client.get("/../pyproject.toml").status_code == 404
     assert client.get("/js/%2e%2e/%2e%2e/api.db").status_code == 404
+
+
+def test_players_racing_for_one_seat_have_one_winner(tmp_path: Path) -> None:
+    """The seat is taken by one conditional UPDATE: of players joining at the same moment,
+    exactly one gets it (and its token); the others get seat_taken."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..server_fixtures import Api, ServerProcess
+
+    with ServerProcess(f"sqlite:///{tmp_path / 'race.db'}") as server:
+        host = Api(server.base_url, "Host")
+        tid = host.create_table("toy", {"players": 2})["id"]
+        racers = [Api(server.base_url, f"R{i}") for i in range(6)]
+        with ThreadPoolExecutor(len(racers)) as pool:
+            replies = list(pool.map(lambda a: a.post(f"/api/tables/{tid}/join", {"seat": "p1"}), racers))
+        codes = sorted(r.status_code for r in replies)
+        assert codes == [200] + [409] * 5, [r.text for r in replies]
+        assert all(r.json()["code"] == "seat_taken" for r in replies if r.status_code == 409)
+        winner = next(i for i, r in enumerate(replies) if r.status_code == 200)
+        table = host.http.get(f"/api/tables/{tid}").json()
+        assert table["seats"][0]["player_name"] == f"R{winner}"

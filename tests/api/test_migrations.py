@@ -50,3 +50,46 @@ def test_postgres_upgrade_downgrade() -> None:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def test_downgrade_fills_the_hashes_left_to_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0002 leaves most action hashes NULL; going back to 0001 (NOT NULL) fills them by replay."""
+    from backend.engine.replay import state_hash
+    from backend.engine.rng import commitment
+    from backend.store.db import make_engine, make_sessionmaker
+    from backend.store.repository import ActionWrite, Repository
+    from tests.play.toygame import GAME
+
+    monkeypatch.setenv("DRAGONTABLE_EXTRA_GAMES", "toy=tests.play.toygame:GAME")
+    url = f"sqlite:///{tmp_path / 'fill.db'}"
+    upgrade(url)
+    engine = make_engine(url)
+    repo = Repository(make_sessionmaker(engine))
+    host, _ = repo.create_player("Host")
+    options = GAME.normalize_options({"players": 2, "target": 200})
+    table = repo.create_table(game="toy", rules_version=GAME.rules_version, title="t", options=options,
+                              visibility="public", host=host, seats=[("p1", "P1"), ("p2", "P2")],
+                              turn_clock_seconds=None, prompt_timeout_seconds=60)  # fmt: skip
+    seed = bytes(range(32))
+    state = GAME.initial_state(seed, options)
+    repo.start_table(
+        table.id, seed_hex=seed.hex(), commitment=commitment(seed), initial_hash=state_hash(GAME, state)
+    )
+    expected = []
+    for seq in range(1, 7):
+        seat = sorted(GAME.to_act(state))[0]
+        action = {"type": "roll"}
+        state = GAME.apply(state, seat, action).state
+        expected.append(state_hash(GAME, state))
+        recorded = expected[-1] if seq == 3 else None
+        assert repo.append_batch(
+            [ActionWrite(table.id, seq, seat, action, f"a{seq}", False, recorded, [])]
+        ) == [None]
+    engine.dispose()
+    downgrade(url, "0001")
+    assert current(url) == "0001"
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT state_hash FROM action ORDER BY seq")).scalars().all()
+    engine.dispose()
+    assert rows == expected
