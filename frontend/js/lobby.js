@@ -77,6 +77,15 @@ function seatSplitField(key, prop, initial, heroesNow, labels) {
   };
 }
 
+/** Options typed as JSON, or an error the create form shows. */
+function parseOptions(text) {
+  try {
+    return JSON.parse(text || "{}");
+  } catch {
+    throw new Error("The options are not valid JSON.");
+  }
+}
+
 /** A form for one JSON-schema-ish options object; returns {el, read()}. */
 export function optionsForm(schema, defaults) {
   // A JSON schema ({type: "object", properties}) or directly a map of option -> property schema.
@@ -167,13 +176,7 @@ export function optionsForm(schema, defaults) {
     const area = h("textarea#options-json.options-json", { rows: 4, spellcheck: "false" }, JSON.stringify(defaults || {}, null, 1));
     return {
       el: h("label.field", {}, h("span", {}, "Options (JSON)"), area),
-      read() {
-        try {
-          return JSON.parse(area.value || "{}");
-        } catch {
-          throw new Error("The options are not valid JSON.");
-        }
-      },
+      read: () => parseOptions(area.value),
     };
   }
   const readForm = () => {
@@ -196,14 +199,7 @@ export function optionsForm(schema, defaults) {
     );
     return {
       el: h("div.options", {}, fields, more),
-      read() {
-        if (!more.open) return readForm();
-        try {
-          return JSON.parse(area.value || "{}");
-        } catch {
-          throw new Error("The options are not valid JSON.");
-        }
-      },
+      read: () => (more.open ? parseOptions(area.value) : readForm()),
     };
   }
   return { el: h("div.options", {}, fields), read: readForm };

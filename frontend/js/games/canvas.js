@@ -1,6 +1,6 @@
 // Canvas plumbing both board renderers share: a backing store of CSS pixels × devicePixelRatio
 // (sharp on high-DPI screens), a cleared frame drawn in CSS pixels, and the token shapes
-// both boards draw (round initials tokens, X marks).
+// both boards draw (terrain tiles, panel boxes, round initials tokens, X marks).
 
 const FONT = "system-ui, sans-serif";
 
@@ -28,6 +28,35 @@ export function beginFrame(canvas, dpr, w, h, fill) {
   ctx.roundRect(0, 0, w, h, 10);
   ctx.fill();
   return ctx;
+}
+
+/**
+ * A board tile: the path `trace()` makes, filled with style.fill, then clipped to it while
+ * `pattern()` draws in style.ink (strokes and fills), so a pattern never spills over.
+ */
+export function paintTile(ctx, trace, style, lineWidth, pattern) {
+  ctx.save();
+  trace();
+  ctx.fillStyle = style.fill;
+  ctx.fill();
+  ctx.clip();
+  ctx.strokeStyle = style.ink;
+  ctx.fillStyle = style.ink;
+  ctx.lineWidth = lineWidth;
+  ctx.lineCap = "round";
+  pattern();
+  ctx.restore();
+}
+
+/** A framed box (side panels drawn on the canvas): rect r = {x, y, w, h}, rounded, filled and stroked. */
+export function panelBox(ctx, r, fill, stroke, lineWidth) {
+  ctx.fillStyle = fill;
+  ctx.strokeStyle = stroke;
+  ctx.lineWidth = lineWidth;
+  ctx.beginPath();
+  ctx.roundRect(r.x, r.y, r.w, r.h, 8);
+  ctx.fill();
+  ctx.stroke();
 }
 
 /** Dark or white letters, whichever reads on a "#rrggbb" background. */

@@ -4,7 +4,7 @@
 // The client holds no rules: lit hexes and buttons are exactly the listed actions.
 import { fitLayout, hexBounds } from "../hexlayout.js";
 import { availableBoardHeight, h, titleCase } from "../ui.js";
-import { beginFrame, roundToken, sizeCanvas, xMark } from "./canvas.js";
+import { beginFrame, paintTile, panelBox, roundToken, sizeCanvas, xMark } from "./canvas.js";
 import { cardHeader, eventText, fallbackActionLabel, seatOf, statBar, tokenChip } from "./panels.js";
 
 // Terrain look: a colour AND a glyph/pattern, so nothing depends on colour alone.
@@ -17,6 +17,18 @@ export const TERRAIN_STYLE = {
   village: { fill: "#e9b46c", ink: "#8a4f1d", label: "Village (any die, rest +2)" },
   lake: { fill: "#5b9bd0", ink: "#dcefff", label: "Western Lake (any die)" },
   razed: { fill: "#6b5a55", ink: "#f08a4b", label: "Razed Belk (road-type)" },
+};
+
+// The glyph method each terrain's hexes carry.
+const GLYPHS = {
+  plains: "glyphGrass",
+  forest: "glyphTrees",
+  mountain: "glyphPeaks",
+  road: "glyphRoad",
+  city: "glyphTowers",
+  village: "glyphHouses",
+  lake: "glyphWaves",
+  razed: "glyphRuins",
 };
 
 const HERO_COLORS = {
@@ -311,45 +323,9 @@ class DorasureRenderer {
     const style = TERRAIN_STYLE[terrain] || { fill: "#999", ink: "#333" };
     const size = this.layout.size;
     const c = this.layout.hexToPixel(s.q, s.r);
-    ctx.save();
-    this.hexPath(ctx, s.q, s.r, 1);
-    ctx.fillStyle = style.fill;
-    ctx.fill();
-    ctx.clip();
-    ctx.strokeStyle = style.ink;
-    ctx.fillStyle = style.ink;
-    ctx.lineWidth = Math.max(1, size * 0.05);
-    ctx.lineCap = "round";
     const k = size / 30;
-    switch (terrain) {
-      case "plains":
-        this.glyphGrass(ctx, c, k);
-        break;
-      case "forest":
-        this.glyphTrees(ctx, c, k);
-        break;
-      case "mountain":
-        this.glyphPeaks(ctx, c, k);
-        break;
-      case "road":
-        this.glyphRoad(ctx, c, k);
-        break;
-      case "city":
-        this.glyphTowers(ctx, c, k);
-        break;
-      case "village":
-        this.glyphHouses(ctx, c, k);
-        break;
-      case "lake":
-        this.glyphWaves(ctx, c, k);
-        break;
-      case "razed":
-        this.glyphRuins(ctx, c, k);
-        break;
-      default:
-        break;
-    }
-    ctx.restore();
+    const glyph = GLYPHS[terrain];
+    paintTile(ctx, () => this.hexPath(ctx, s.q, s.r, 1), style, Math.max(1, size * 0.05), () => glyph && this[glyph](ctx, c, k));
     this.hexPath(ctx, s.q, s.r, 1);
     ctx.strokeStyle = "rgba(20,22,28,0.85)";
     ctx.lineWidth = Math.max(1, size * 0.045);
@@ -793,13 +769,7 @@ class DorasureRenderer {
 
   panel(ctx, r, title) {
     ctx.save();
-    ctx.fillStyle = "rgba(44, 24, 20, 0.92)";
-    ctx.strokeStyle = "#b5472f";
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.roundRect(r.x, r.y, r.w, r.h, 8);
-    ctx.fill();
-    ctx.stroke();
+    panelBox(ctx, r, "rgba(44, 24, 20, 0.92)", "#b5472f", 1.5);
     const fs = Math.max(9, this.layout.size * 0.27);
     ctx.font = `700 ${fs}px system-ui, sans-serif`;
     ctx.fillStyle = "#ffd9c2";

@@ -5,7 +5,7 @@
 // exactly the listed actions, read generically by their "type" and fields (`hero`/`figure`
 // = who acts, `to` = a cell, `target` = a figure, `card`, `artifact`...).
 import { availableBoardHeight, h, titleCase } from "../ui.js";
-import { beginFrame, roundToken, sizeCanvas, xMark } from "./canvas.js";
+import { beginFrame, paintTile, panelBox, roundToken, sizeCanvas, xMark } from "./canvas.js";
 import { cardHeader, eventText, fallbackActionLabel, seatOf, statBar, tokenChip } from "./panels.js";
 
 // Every terrain has a colour AND its own pattern, so nothing depends on colour alone.
@@ -470,64 +470,30 @@ class DornRenderer {
 
   /** One square of a zone, its colour and its pattern (board cells and legend swatches). */
   drawZone(ctx, px, py, s, zone, gateOpen) {
-    const style = TERRAIN_STYLE[zone === "gate" && gateOpen ? "floor" : zone] || TERRAIN_STYLE.floor;
-    ctx.save();
-    ctx.fillStyle = style.fill;
-    ctx.fillRect(px, py, s, s);
-    ctx.beginPath();
-    ctx.rect(px, py, s, s);
-    ctx.clip();
-    ctx.strokeStyle = style.ink;
-    ctx.fillStyle = style.ink;
-    ctx.lineWidth = Math.max(1, s * 0.05);
-    ctx.lineCap = "round";
+    const open = zone === "gate" && gateOpen; // an open Gate is floor
+    const style = TERRAIN_STYLE[open ? "floor" : zone] || TERRAIN_STYLE.floor;
     const k = s / 32;
     const c = { x: px + s / 2, y: py + s / 2 };
-    switch (zone) {
-      case "wall":
-        this.patBricks(ctx, px, py, s);
-        break;
-      case "floor":
-        this.patFlagstones(ctx, px, py, s);
-        break;
-      case "trail":
-        this.patFootprints(ctx, c, k);
-        break;
-      case "herbalist":
-        this.glyphHerb(ctx, c, k);
-        break;
-      case "argos":
-        this.glyphHouse(ctx, c, k);
-        break;
-      case "crypt":
-        this.glyphCross(ctx, c, k);
-        break;
-      case "dark_temple":
-        this.glyphEye(ctx, c, k);
-        break;
-      case "graveyard":
-        this.glyphTomb(ctx, c, k);
-        break;
-      case "black_moor":
-        this.glyphReeds(ctx, c, k);
-        break;
-      case "sewers":
-        this.patWaves(ctx, px, py, s);
-        break;
-      case "chamber":
-        this.patHatch(ctx, px, py, s);
-        break;
-      case "gate":
-        if (gateOpen) this.patFlagstones(ctx, px, py, s);
-        else this.patPortcullis(ctx, px, py, s);
-        break;
-      case "throne":
-        this.patChecker(ctx, px, py, s);
-        break;
-      default:
-        break;
-    }
-    ctx.restore();
+    const patterns = {
+      wall: () => this.patBricks(ctx, px, py, s),
+      floor: () => this.patFlagstones(ctx, px, py, s),
+      trail: () => this.patFootprints(ctx, c, k),
+      herbalist: () => this.glyphHerb(ctx, c, k),
+      argos: () => this.glyphHouse(ctx, c, k),
+      crypt: () => this.glyphCross(ctx, c, k),
+      dark_temple: () => this.glyphEye(ctx, c, k),
+      graveyard: () => this.glyphTomb(ctx, c, k),
+      black_moor: () => this.glyphReeds(ctx, c, k),
+      sewers: () => this.patWaves(ctx, px, py, s),
+      chamber: () => this.patHatch(ctx, px, py, s),
+      gate: () => (open ? this.patFlagstones(ctx, px, py, s) : this.patPortcullis(ctx, px, py, s)),
+      throne: () => this.patChecker(ctx, px, py, s),
+    };
+    const square = () => {
+      ctx.beginPath();
+      ctx.rect(px, py, s, s);
+    };
+    paintTile(ctx, square, style, Math.max(1, s * 0.05), patterns[zone] || (() => {}));
   }
 
   drawGrid(ctx) {
@@ -868,18 +834,9 @@ class DornRenderer {
   }
 
   treasureToken(ctx, x, y, r) {
-    ctx.save();
-    ctx.shadowColor = "rgba(0,0,0,0.45)";
-    ctx.shadowBlur = 3;
-    ctx.fillStyle = "#f2c230";
-    ctx.beginPath();
-    ctx.arc(x, y, r, 0, 2 * Math.PI);
-    ctx.fill();
-    ctx.shadowBlur = 0;
-    ctx.strokeStyle = "#7a5a06";
-    ctx.lineWidth = Math.max(1, r * 0.12);
-    ctx.stroke();
+    roundToken(ctx, x, y, r, { fill: "#f2c230", rim: "#7a5a06", rimWidth: Math.max(1, r * 0.12), shadow: 0.45 });
     // a little chest
+    ctx.save();
     ctx.fillStyle = "#7a4a12";
     ctx.fillRect(x - r * 0.55, y - r * 0.2, r * 1.1, r * 0.65);
     ctx.beginPath();
@@ -1081,13 +1038,7 @@ class DornRenderer {
     const s = this.cell;
     const fs = Math.max(10, s * 0.38);
     ctx.save();
-    ctx.fillStyle = "#221d18";
-    ctx.strokeStyle = "#4a3f33";
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.roundRect(r.x, r.y, r.w, r.h, 8);
-    ctx.fill();
-    ctx.stroke();
+    panelBox(ctx, r, "#221d18", "#4a3f33", 1);
     const pad = s * 0.35;
     const x0 = r.x + pad;
     const w = r.w - 2 * pad;

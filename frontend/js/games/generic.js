@@ -1,6 +1,7 @@
 // Fallback for a game without its own renderer: the view as readable text and
 // every listed action as a button, so any registered game is playable at once.
 import { h, titleCase } from "../ui.js";
+import { fallbackActionLabel } from "./panels.js";
 
 export function createRenderer({ canvas }) {
   return new GenericRenderer(canvas);
@@ -52,7 +53,7 @@ class GenericRenderer {
   controls(view, legal) {
     return {
       hint: "",
-      groups: [{ title: "", items: legal.map((a) => ({ action: a, label: a.label || `${titleCase(a.type)} ${JSON.stringify(Object.fromEntries(Object.entries(a).filter(([k]) => k !== "type")))}` })) }],
+      groups: [{ title: "", items: legal.map((a) => ({ action: a, label: a.label || fallbackActionLabel(a) })) }],
       prompt: null,
     };
   }
