@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from .helpers import (
@@ -96,6 +97,20 @@ def test_toy_table_flow(browser, server, artifacts: Path) -> None:
     _play_due([alice, bob], 2)
     assert seq_of(bob) == seq_of(alice)
     alice.screenshot(path=str(artifacts / "toy-table.png"))
+
+    # The seat is joined again elsewhere (a lost browser): this browser's token is refused,
+    # and the page watches on instead of leaving a dead seat.
+    player = bob.evaluate("() => JSON.parse(localStorage.getItem('dragontable.player'))")
+    httpx.post(
+        f"{server.base_url}/api/tables/{table_id}/join",
+        json={"seat": "p2"},
+        headers={"Authorization": f"Bearer {player['player_token']}"},
+    ).raise_for_status()
+    bob.wait_for_selector("#watching")
+    bob.wait_for_selector("#conn-state[data-state=open]")
+    assert "no longer holds" in bob.inner_text("#action-message")
+    assert bob.evaluate(f"() => localStorage.getItem('dragontable.seats.{table_id}')") == "{}"
+    assert bob.evaluate("() => window.__dt.table.current.view.pos") is not None
 
     finish(rec, server.base_url, alice, bob, carol)
 
