@@ -1,15 +1,19 @@
 """Dorn engine speed: random games, legal lists, validate + apply.
 
-    python bench/dorn.py [--games N] [--seed S] [--root PATH] [--uniform] [--write]
+    python bench/dorn.py [--games N] [--seed S] [--root PATH] [--uniform] [--round-limit K]
+                         [--no-surrender] [--label L] [--write]
 
 Plays ``N`` seeded games (seeds S, S+1, ...) with the options the simulator uses
-(``GAME.sim_options``, surrender off so every game is played out) and reports, in CPU time of
-this process (the machine is shared; wall time is printed too):
+(``GAME.sim_options``; ``--no-surrender`` turns surrender off, as the first rows did: an engine
+whose steering surrenders at once when allowed is measured that way) and reports, in CPU time
+of this process (the machine is shared; wall time is printed too):
 
 * ``games/s``, ``actions/game`` and ``µs/step``: whole games through a driver loop like
   ``backend/engine/playout.py`` — ``to_act``, ``legal_actions``, the pick, ``apply``;
 * ``µs/validate+apply``: replaying the recorded actions, timing only ``validate`` + ``apply``
   (what the server pays per action);
+* ``µs/validate (listed)``: in that replay, validating up to 12 of each state's listed actions
+  (as the conformance harness does at every step; the server validates each arriving action);
 * ``µs/legal (K3)``: the Keeper's creature-movement list, the longest the game builds;
 * ``ms/round``: CPU per round (Keeper turn + hero turn), whole games.
 
@@ -42,6 +46,8 @@ def main() -> int:
     p.add_argument("--root", type=Path, default=ROOT, help="the checkout whose engine is measured")
     p.add_argument("--uniform", action="store_true", help="uniform picks, not the game's steered ones")
     p.add_argument("--round-limit", type=int, default=None, help="end games after this Keeper turn")
+    p.add_argument("--no-surrender", action="store_true", help="tables without surrender")
+    p.add_argument("--label", default=None, help="the engine column of the README row")
     p.add_argument("--write", action="store_true", help="write the row into bench/README.md")
     args = p.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
@@ -52,7 +58,7 @@ def main() -> int:
 
     game = get_game("dorn")
     steer = None if args.uniform else getattr(game, "sim_choice", None)
-    overrides: dict[str, Any] = {"allow_surrender": False}
+    overrides: dict[str, Any] = {"allow_surrender": False} if args.no_surrender else {}
     if args.round_limit is not None:
         overrides["round_limit"] = args.round_limit
     records = []
@@ -84,23 +90,36 @@ def main() -> int:
     steps = sum(len(a) for _, _, a in records)
 
     apply_time = 0.0
+    listed_time, listed_calls = 0.0, 0
     for seed, options, actions in records:
         state = game.initial_state(seed_from_int(seed), options)
+        pick = driver_rng(seed ^ 0xBE7C4)
         for seat, action in actions:
             t0 = time.process_time()
             game.validate(state, seat, action)
             state = game.apply(state, seat, action).state
             apply_time += time.process_time() - t0
+            if game.outcome(state) is None:
+                seat = sorted(game.to_act(state))[0]
+                legal = game.legal_actions(state, seat)
+                sample = legal if len(legal) <= 12 else [legal[pick.below(len(legal))] for _ in range(12)]
+                t0 = time.process_time()
+                for a in sample:
+                    game.validate(state, seat, a)
+                listed_time += time.process_time() - t0
+                listed_calls += len(sample)
 
     row = {
-        "engine": str(args.root),
+        "engine": args.label or ("this checkout" if args.root == ROOT else str(args.root)),
         "driver": "uniform" if steer is None else "steered",
         "round_limit": args.round_limit,
+        "surrender": not args.no_surrender,
         "games": args.games,
         "games_per_s": round(args.games / cpu, 2),
         "actions_per_game": round(steps / args.games),
         "us_per_step": round(cpu * 1e6 / steps, 1),
         "us_validate_apply": round(apply_time * 1e6 / steps, 1),
+        "us_validate_listed": round(listed_time * 1e6 / max(1, listed_calls), 1),
         "us_legal_k3": round(k3_time * 1e6 / max(1, k3_calls), 1),
         "ms_per_round": round(cpu * 1e3 / rounds, 2),
         "wall_s": round(wall, 1),
@@ -113,16 +132,23 @@ def main() -> int:
 
 
 def write(row: dict[str, Any]) -> None:
+    end = f"Keeper turn {row['round_limit']}" if row["round_limit"] else "a victory"
+    if row["surrender"]:
+        end += " or surrender"
     line = (
-        f"| {row['driver']} | {row['round_limit'] or 'sim'} | {row['games']} | {row['games_per_s']} | "
+        f"| {row['engine']} | {row['driver']} | {end} | {row['games']} | {row['games_per_s']} | "
         f"{row['actions_per_game']} | {row['us_per_step']} | {row['us_validate_apply']} | "
-        f"{row['us_legal_k3']} | {row['ms_per_round']} | {json.dumps(row['results'])} |"
+        f"{row['us_validate_listed']} | {row['us_legal_k3']} | {row['ms_per_round']} | "
+        f"{', '.join(f'{k} {v}' for k, v in row['results'].items())} |"
     )
     text = README.read_text()
     match = re.search(re.escape(BEGIN) + r"\n(.*?)" + re.escape(END), text, re.S)
     if match is None:
         return
-    body = match.group(1).rstrip("\n").split("\n") + [line]
+    body = match.group(1).rstrip("\n").split("\n")
+    rows = [i for i, b in enumerate(body) if b.startswith("|")]
+    at = rows[-1] + 1 if rows else len(body)  # after the table's last row
+    body.insert(at, line)
     README.write_text(text[: match.start(1)] + "\n".join(body) + "\n" + text[match.end(1) :])
 
 

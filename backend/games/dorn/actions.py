@@ -294,7 +294,14 @@ def check(s: State, seat: str, action: Any) -> Action:
             raise IllegalAction("illegal_move", CREATURE_MOVE_WHY if seat == KEEPER else WHY["move"])
         return action
     focus = action.get("hero") if isinstance(action.get("hero"), str) else action.get("figure")
-    listed = legal(s, seat, only=kind, hero=focus if isinstance(focus, str) else None)
+    focus = focus if isinstance(focus, str) else None
+    # The part of the list the action could be in, kept with the state's read-only Work: the
+    # server and the tests validate several actions of one kind against the same state.
+    memo = reader(s).memo
+    key = ("legal", seat, kind, focus)
+    listed = memo.get(key)
+    if listed is None:
+        listed = memo[key] = legal(s, seat, only=kind, hero=focus)
     if action not in listed:
         raise IllegalAction(f"illegal_{kind}", WHY[kind])
     return action

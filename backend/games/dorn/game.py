@@ -9,7 +9,17 @@ from backend.engine.core import Action, Outcome, SeatInfo, Transition
 
 from . import actions, sim, view
 from .board import BOARD, load_json
-from .catalog import HEROES, TIE_BREAK
+from .catalog import (
+    ARTIFACTS,
+    BLOOD_CAP,
+    GATE_NEEDS,
+    HEROES,
+    LEVEL_XP,
+    RULES,
+    TIE_BREAK,
+    WEAK_CAP,
+    ZORKAL_STATS,
+)
 from .rules import setup
 from .state import State, clone
 
@@ -21,6 +31,50 @@ class DornGame:
 
     def normalize_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return setup.normalize_options(options)
+
+    def options_schema(self) -> dict[str, Any]:
+        """What a host chooses (the JSON-schema subset of docs/protocol.md items 4-5): 5 of the
+        9 heroes, how they are shared among 1-5 hero seats (the lobby's seat-split widget), and
+        whether surrender is allowed.  The engine limits of content 5.12 (``round_limit``,
+        ``phase_action_limit``, ``take_back_limit``) are for simulations and are not offered."""
+        default = setup.normalize_options({})
+        names = {h: HEROES[h]["name"] for h in TIE_BREAK}
+        return {
+            "type": "object",
+            "properties": {
+                "heroes": {
+                    "title": "Heroes",
+                    "description": f"Dorn is played with {setup.HEROES_PER_GAME} of the {len(TIE_BREAK)} heroes.",
+                    "type": "array",
+                    "items": {"enum": list(TIE_BREAK)},
+                    "x-labels": names,
+                    "uniqueItems": True,
+                    "minItems": setup.HEROES_PER_GAME,
+                    "maxItems": setup.HEROES_PER_GAME,
+                    "default": default["heroes"],
+                },
+                "split": {
+                    "title": "Hero seats",
+                    "description": "The chosen heroes shared among 1 to "
+                    f"{setup.MAX_HERO_SEATS} hero seats (the Dornkeeper has a seat of his own); "
+                    "each seat plays its heroes, and one person may take several seats.",
+                    "type": "array",
+                    "x-widget": "seat-split",
+                    "x-of": "heroes",
+                    "minItems": 1,
+                    "maxItems": setup.MAX_HERO_SEATS,
+                    "items": {"type": "array", "items": {"enum": list(TIE_BREAK)}, "minItems": 1},
+                    "default": default["split"],
+                },
+                "allow_surrender": {
+                    "title": "Allow surrender",
+                    "description": "The Keeper may surrender; the hero seats may surrender when all agree.",
+                    "type": "boolean",
+                    "default": default["allow_surrender"],
+                },
+            },
+            "required": ["heroes", "split"],
+        }
 
     def seats(self, options: Mapping[str, Any]) -> list[SeatInfo]:
         out = [SeatInfo("keeper", "Zorkal, the Dornkeeper")]
@@ -43,6 +97,24 @@ class DornGame:
             },
             "tie_break": TIE_BREAK,
             **view.catalogue(),
+            # docs/protocol.md client item 6: what the panels draw with.
+            "artifacts": {
+                aid: {"name": info["name"], "home": list(BOARD.xy(BOARD.artifact_homes[info["home"]]))}
+                for aid, info in ARTIFACTS.items()
+            },
+            "zorkal": {
+                "name": ZORKAL_STATS["name"],
+                "life": ZORKAL_STATS["life"],  # per level 1..3
+                "attacks": ZORKAL_STATS["attacks"],  # per level 1..3
+                "move": ZORKAL_STATS["move"],
+                "level_cost": ZORKAL_STATS["level_cost"],  # Blood Drops for level 2, then level 3
+            },
+            "level_xp": LEVEL_XP,  # XP to reach level 1, 2, 3
+            "blood_cap": BLOOD_CAP,
+            "chamber_fill_turns": RULES["chamber_fill_turns"],
+            "gate_needs": GATE_NEEDS,
+            "summons": RULES["summons"],
+            "weak_cap": WEAK_CAP,
         }
 
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:
@@ -84,9 +156,10 @@ class DornGame:
     def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """Random 5 heroes and a random split among ``players - 1`` hero seats (2-6 seats with
         the Keeper).  The engine limits of content 5.12 are only a safety net: steered random
-        play (``sim.py``) ends almost every game in a victory within 30-60 Keeper turns, far
-        below ``round_limit``.  Surrender is allowed in one game of ten (random play takes it
-        at once when it is listed, so it would otherwise end every game)."""
+        play (``sim.py``) ends every game in a victory or a surrender within 45 Keeper turns,
+        far below ``round_limit``.  Surrender is allowed: the steering takes it deliberately
+        (rarely at random, and by the side behind in a game that has lasted 45 Keeper turns),
+        never as a uniform pick."""
         if players is None:
             players = 2 + rng.below(5)
         hero_seats = max(1, min(5, players - 1))
@@ -100,7 +173,7 @@ class DornGame:
             "round_limit": 200,
             "phase_action_limit": 40,
             "take_back_limit": 1,
-            "allow_surrender": rng.below(10) == 0,
+            "allow_surrender": True,
         }
         options.update(overrides)
         return options

@@ -8,20 +8,28 @@ plus "charge" shortcuts).
 
 So the simulator's driver (``backend/engine/playout.py``) asks the game for its pick when the
 game offers ``sim_choice``.  The pick is always one of the listed actions, drawn with the
-driver's own Rng: with probability ``NUDGE`` (1/2 for the Keeper, 3/4 for hero seats) it is
-drawn among the *purposeful* listed actions (below), otherwise uniformly among all of them.
-No rule is bent: every action is validated and applied like a player's, and the conformance
-harness checks the whole list.
+driver's own Rng: with probability ``NUDGE`` (3/4 for hero seats, 1/2 for the Keeper outside
+his movement step) it is drawn among the *purposeful* listed actions (below), otherwise
+uniformly among all of them.  No rule is bent: every action is validated and applied like a
+player's, and the conformance harness checks the whole list.
 
 Purposeful actions:
 
-* Keeper, creature movement: a path ending where the creature could attack a hero (next to it;
-  2 in line for a skeleton; within 3 for a gorgon), else one into the Ritual Chamber.
+* Keeper, creature movement (``_keeper_move_pick``): while some creature has a path ending
+  where it could attack a hero (next to it; 2 in line for a skeleton; within 3 for a gorgon),
+  or one into the Ritual Chamber (as deep as it goes; a creature inside only moves deeper or
+  to attack), half of the picks are such paths and half uniform.  Then the step ends in half of
+  the picks, a creature walks closer to a hero in a quarter, the rest are uniform.  Creatures
+  already placed to attack stay put.  (Before, every creature wandered until the step's
+  action limit: ≈ 30 moves per Keeper turn, half the game's actions.)
 * Keeper, Blood step: levelling Zorkal.
-* Heroes, movement: picking up an artifact; dropping one inside the chamber; a carrier walking
-  towards the chamber; an empty-handed hero walking towards the nearest loose artifact, or, once
-  the Gate is open, towards Zorkal.
+* Heroes, movement: picking up an artifact (outside the chamber, by a hero that can still
+  move); dropping one inside the chamber; a carrier walking towards the chamber; an
+  empty-handed hero walking towards the nearest loose artifact, or, once the Gate is open,
+  towards Zorkal.
 * Heroes, attacks: any attack on Zorkal.
+
+Giving up: see ``GIVE_UP_TURN`` and ``SURRENDER_CHANCE``.
 """
 
 from __future__ import annotations
@@ -40,18 +48,52 @@ from .state import ZORKAL, State
 # per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
 NUDGE = {"keeper": (1, 2), "heroes": (3, 4)}
 
+# Giving up (when the table allows surrender): never in a uniform pick (random play would take
+# it at once), but with chance 1/SURRENDER_CHANCE per pick where it is listed, and always for
+# the side behind once a game has lasted GIVE_UP_TURN Keeper turns (median ≈ 26; past 45 few
+# games still end in a victory: most are stalemates random play does not break, such as the
+# last heroes waiting on the trail, out of reach of a labyrinth full of monsters).
+GIVE_UP_TYPES = ("surrender", "propose_surrender")
+SURRENDER_CHANCE = 20_000
+GIVE_UP_TURN = 45
+
 W = BOARD.width
 CHAMBER = BOARD.chamber
 
 
 def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
     """The driver's pick among ``legal`` (see the module docstring)."""
+    if state["options"].get("allow_surrender", True):
+        if state["surrender"] is not None and _gives_up(state, seat):
+            return {"type": "surrender_vote", "accept": True}
+        # ``actions.legal`` lists them at the head (one listed after a hidden monster's cells is
+        # only ever skipped by ``_uniform``).
+        give_up = next((a for a in legal[:3] if a["type"] in GIVE_UP_TYPES), None)
+        if give_up is not None and (_gives_up(state, seat) or rng.below(SURRENDER_CHANCE) == 0):
+            return give_up
+    if seat == "keeper" and state["phase"] == "K3" and state["prompt"] is None and state["surrender"] is None:
+        return _keeper_move_pick(state, legal, rng)
     num, den = NUDGE["keeper" if seat == "keeper" else "heroes"]
     if rng.below(den) < num:
         purposeful = _purposeful(state, seat, legal)
         if purposeful:
             return purposeful[rng.below(len(purposeful))]
-    return legal[rng.below(len(legal))]
+    return _uniform(legal, rng)
+
+
+def _uniform(legal: list[Action], rng: Rng) -> Action:
+    """A uniform pick among the listed actions other than giving up (a step always lists a way
+    on, ``done`` at least)."""
+    while True:
+        a = legal[rng.below(len(legal))]
+        if a["type"] not in GIVE_UP_TYPES:
+            return a
+
+
+def _gives_up(s: State, seat: str) -> bool:
+    """Past ``GIVE_UP_TURN`` the side that is behind surrenders: the heroes while the Gate is
+    closed, the Keeper once it is open."""
+    return s["k"] >= GIVE_UP_TURN and bool(s["gate"]) == (seat == "keeper")
 
 
 def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
@@ -61,8 +103,6 @@ def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
     if seat == "keeper":
         if phase == "K1":
             return [a for a in legal if a["type"] == "level_zorkal"]
-        if phase == "K3":
-            return _keeper_moves(s, legal)
         return []
     if phase == "H2":
         return _hero_moves(s, legal)
@@ -75,28 +115,137 @@ def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
 # Keeper
 
 
-def _keeper_moves(s: State, legal: list[Action]) -> list[Action]:
+def _keeper_move_pick(s: State, legal: list[Action], rng: Rng) -> Action:
+    """While some creature can move to attack (or into the chamber), half of the picks are
+    such moves; then the step mostly ends, with now and then a creature walking closer."""
+    primary, approach = _keeper_moves(s, legal)
+    if primary:
+        if rng.below(2) == 0:
+            return primary[rng.below(len(primary))]
+    else:
+        r = rng.below(4)
+        if r < 2:
+            return {"type": "done"}
+        if r == 2 and approach:
+            return approach[rng.below(len(approach))]
+    return _uniform(legal, rng)
+
+
+def _keeper_moves(s: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
+    """(purposeful moves, moves that only bring a creature closer to a hero).
+
+    Purposeful: a path ending where the creature can attack a hero; else one into the Ritual
+    Chamber, as deep as it goes (the chamber fills from its far end, so its doors stay open
+    until the last cells: content 5.9's full chamber); a creature inside only moves deeper."""
     targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
     melee, pike, shot = _engagement(targets)
+    gate = bool(s["gate"])
     monsters = s["monsters"]
     engage: list[Action] = []
     chamber: list[Action] = []
+    approach: list[Action] = []
+    closer: list[Action] = []
+    deeper: list[Action] = []
     figure = None
     wanted = melee
+    dist: dict[int, int] = {}
+    dists: dict[str, dict[int, int]] = {}
+    here: int | None = None
+    best: int | None = None
+    depth = -1
+    settled = inside = False
     for a in legal:
         if a["type"] != "move":
             continue
         if a["figure"] != figure:  # the list holds each creature's moves together
+            approach += closer
+            chamber += deeper
+            closer, best, deeper = [], None, []
             figure = a["figure"]
-            kind = "melee" if figure == ZORKAL else MONSTERS[monsters[figure]["type"]]["reach"]
+            fig = s["zorkal"] if figure == ZORKAL else monsters[figure]
+            kind = "melee" if figure == ZORKAL else MONSTERS[fig["type"]]["reach"]
             wanted = pike if kind == "pike" else shot if kind == "shot" else melee
+            # A creature placed to attack has no purpose in moving on.
+            settled = fig["cell"] in wanted
+            inside = fig["cell"] in CHAMBER
+            depth = CHAMBER_DEPTH[fig["cell"]] if inside else -1
+            dist = dists.get(kind) or dists.setdefault(kind, _creature_distances(targets, kind, gate))
+            here = dist.get(fig["cell"])
+        if settled:
+            continue
         x, y = a["to"]
         cell = y * W + x
         if cell in wanted:
             engage.append(a)
         elif cell in CHAMBER:
-            chamber.append(a)
-    return engage or chamber
+            d = CHAMBER_DEPTH[cell]
+            if d > depth:
+                deeper, depth = [a], d
+            elif d == depth and deeper:
+                deeper.append(a)
+        elif inside:
+            continue
+        elif here is not None:
+            d = dist.get(cell)
+            if d is not None and d < here and (best is None or d <= best):
+                if best is None or d < best:
+                    closer, best = [], d
+                closer.append(a)
+    approach += closer
+    chamber += deeper
+    return engage or chamber, approach
+
+
+def _chamber_depth() -> dict[int, int]:
+    """Steps from each chamber cell to the nearest door (a chamber cell next to the floor)."""
+    doors = [
+        c
+        for c in CHAMBER
+        if any(n not in CHAMBER and BOARD.creature_terrain(n, False) for n in BOARD.neighbours[c])
+    ]
+    depth = {c: 0 for c in doors}
+    queue = deque(doors)
+    while queue:
+        c = queue.popleft()
+        for n in BOARD.neighbours[c]:
+            if n in CHAMBER and n not in depth:
+                depth[n] = depth[c] + 1
+                queue.append(n)
+    return depth
+
+
+CHAMBER_DEPTH = _chamber_depth()
+
+
+def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> dict[int, int]:
+    """Walking distance of a creature (empty board, pads link) to the nearest cell it could
+    attack a hero from."""
+    key = (hero_cells, kind, gate)
+    found = _CDIST.get(key)
+    if found is not None:
+        return found
+    melee, pike, shot = _engagement(hero_cells)
+    goal = pike if kind == "pike" else shot if kind == "shot" else melee
+    found = {c: 0 for c in goal if BOARD.creature_terrain(c, gate)}
+    queue = deque(found)
+    while queue:
+        c = queue.popleft()
+        d = found[c] + 1
+        for n in BOARD.neighbours[c]:
+            if n not in found and BOARD.creature_terrain(n, gate):
+                found[n] = d
+                queue.append(n)
+                p = BOARD.partner.get(n)
+                if p is not None and p not in found:
+                    found[p] = d
+                    queue.append(p)
+    if len(_CDIST) > 3000:
+        _CDIST.clear()
+    _CDIST[key] = found
+    return found
+
+
+_CDIST: dict[tuple[tuple[int, ...], str, bool], dict[int, int]] = {}
 
 
 def _engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int]]:
@@ -139,7 +288,14 @@ _ENGAGE: dict[tuple[int, ...], tuple[set[int], set[int], set[int]]] = {}
 
 
 def _hero_moves(s: State, legal: list[Action]) -> list[Action]:
-    out = [a for a in legal if a["type"] == "pick_up"]
+    # Picking up is purposeful for a hero that can still carry it somewhere, and never in the
+    # chamber (where artifacts are delivered): otherwise the pick-ups undo the drops.
+    movers = {a["hero"] for a in legal if a["type"] == "move"}
+    out = [
+        a
+        for a in legal
+        if a["type"] == "pick_up" and a["hero"] in movers and s["heroes"][a["hero"]]["cell"] not in CHAMBER
+    ]
     out += [a for a in legal if a["type"] == "drop" and s["heroes"][a["hero"]]["cell"] in CHAMBER]
     if out:
         return out

@@ -49,7 +49,10 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
     z = s["zorkal"]
     out: dict[str, Any] = {
         "k": s["k"],
+        # ``day``: Keeper turn k (and so this round) is a Day turn.  ``day_night_token``: the
+        # face the token shows now, flipped to the next Keeper turn's during the heroes' turn.
         "day": turns.is_day(s["k"]),
+        "day_night_token": "day" if turns.token_shows_day(s["k"], s["phase"]) else "night",
         "phase": s["phase"],
         "phase_name": turns.PHASE_NAMES[s["phase"]],
         "blood": s["blood"],

@@ -31,6 +31,13 @@ def is_day(k: int) -> bool:
     return k % 2 == 1
 
 
+def token_shows_day(k: int, phase: str) -> bool:
+    """The Day/Night token's face now: Keeper turn k's until the Keeper flips it at the end of
+    his turn (RB K5 "Flip Day/Night token"), then the next Keeper turn's for the heroes' turn
+    (content 5.2: "the token shows the state of the *next* Keeper turn once flipped in K5")."""
+    return is_day(k + 1 if phase in HERO_PHASES else k)
+
+
 # ---------------------------------------------------------------------------------------
 # Keeper turn
 
