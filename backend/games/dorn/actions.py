@@ -436,7 +436,7 @@ def _do(w: Work, seat: str, a: Action) -> None:
     elif kind == "move" and seat == KEEPER:
         _creature_move(w, a["figure"], BOARD.idx(*a["to"]))
     elif kind == "bat_form":
-        m = s["monsters"][a["figure"]]
+        m = w.monster(a["figure"])
         m["bat"] = True
         m["mv"] = MONSTERS[m["type"]]["bat_move"]
         w.emit(
@@ -496,7 +496,7 @@ def _done(w: Work, seat: str) -> None:
 
 def _creature_move(w: Work, cid: str, to: int) -> None:
     s = w.s
-    fig = s["zorkal"] if cid == ZORKAL else s["monsters"][cid]
+    fig = s["zorkal"] if cid == ZORKAL else w.monster(cid)
     cost = movement.creature_destinations(w, cid, fig["cell"], fig["mv"])[to]
     w.relocate(cid, fig["cell"], to)
     fig["cell"] = to
@@ -518,7 +518,7 @@ def _declare(w: Work, cid: str, hid: str) -> None:
         s["zorkal"]["atk"] -= 1
         kind = ZORKAL
     else:
-        m = s["monsters"][cid]
+        m = w.monster(cid)
         m["atk"] -= 1
         kind = m["type"]
     name = w.creature_name(cid)

@@ -46,11 +46,14 @@ State = dict[str, Any]
 ZORKAL = "zorkal"
 
 # Top-level entries that hold dicts of dicts (copied two levels deep) and lists (copied).
-_NESTED = ("heroes", "monsters", "artifacts", "obstacles")
+# ``monsters`` (30-45 of them late in a game) is copied one level only: each monster's dict is
+# shared with the input state until ``Work.monster`` copies it for writing (copy-on-write).
+_NESTED = ("heroes", "artifacts", "obstacles")
 
 
 def clone(state: State) -> State:
     s = dict(state)
+    s["monsters"] = dict(state["monsters"])
     for key in _NESTED:
         s[key] = {k: dict(v) for k, v in state[key].items()}
     for h in s["heroes"].values():
@@ -113,10 +116,12 @@ def hand_over(w: Work) -> None:
 class Work:
     """One action's working copy: the state, its events, the RNG and an occupancy cache."""
 
-    __slots__ = ("s", "events", "_rng", "_occ", "_obst", "_blocked", "memo")
+    __slots__ = ("s", "events", "_rng", "_occ", "_obst", "_blocked", "memo", "_own")
 
     def __init__(self, state: State, *, copy: bool = True) -> None:
         self.s: State = clone(state) if copy else state
+        # Monsters this Work may write (see ``clone``); None: it owns the whole state.
+        self._own: set[str] | None = set() if copy else None
         self.events: list[Event] = []
         self._rng: Rng | None = None
         self._occ: dict[int, str] | None = None
@@ -142,6 +147,29 @@ class Work:
         return Transition(self.s, tuple(self.events))
 
     # -- figures ----------------------------------------------------------------------
+    def monster(self, mid: str) -> dict[str, Any]:
+        """The monster's dict, to write to: copied first if it is still the input state's.
+        Every change to a monster goes through here (or ``all_monsters``); a reference read
+        from ``s["monsters"]`` before is the input state's and must not be written."""
+        monsters = self.s["monsters"]
+        own = self._own
+        if own is not None and mid not in own:
+            monsters[mid] = dict(monsters[mid])
+            own.add(mid)
+        return monsters[mid]
+
+    def all_monsters(self) -> dict[str, dict[str, Any]]:
+        """Every monster, to write to (for the steps that reset them all)."""
+        if self._own is not None:
+            for mid in self.s["monsters"]:
+                self.monster(mid)
+        return self.s["monsters"]
+
+    def owns(self, mid: str) -> None:
+        """A monster this Work created (its dict is new)."""
+        if self._own is not None:
+            self._own.add(mid)
+
     def occupancy(self) -> dict[int, str]:
         """Cell -> figure id for every figure on the board (both cells of a pad)."""
         occ = self._occ

@@ -237,7 +237,7 @@ def test_strong_kill_two_xp_and_token_back_to_bag():
     s = position("Rh", (11, 9), phase="H3")
     ghost = monster_at(s, 12, 9)
     bag = s["bag"]["ghost"]
-    s = edit(s, lambda w: w.s["monsters"][ghost].update(dmg=1))
+    s = edit(s, lambda w: w.monster(ghost).update(dmg=1))
     after = act(
         s, seat_of(s, "ragnar"), {"type": "attack", "hero": "ragnar", "with": "rag.rapier", "target": ghost}
     )

@@ -128,7 +128,7 @@ def damage_creature(w: Work, cid: str, n: int, by: str | None, why: str) -> bool
             w.emit("zorkal_died", "Zorkal falls: the heroes have won.", by=by)
             finish(w, "heroes_win", "Zorkal's life reached 0.")
         return z["life"] == 0
-    m = s["monsters"][cid]
+    m = w.monster(cid)
     kind = MONSTERS[m["type"]]
     m["dmg"] += n
     if m["dmg"] < kind["life"]:

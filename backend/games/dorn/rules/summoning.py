@@ -76,6 +76,7 @@ def place_monster(w: Work, mtype: str, cell: int, *, keeper_turn: bool, why: str
         "frozen": False,
         "no_attack": False,
     }
+    w.owns(mid)
     if kind["class"] == "strong" and mtype not in s["seen_strong"]:
         s["seen_strong"].append(mtype)
     w.moved()

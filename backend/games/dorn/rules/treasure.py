@@ -153,7 +153,7 @@ def use_item(w: Work, action: dict) -> None:
         dist = reach.area_distances(w, h["cell"], info["area"])
         for mid, m in s["monsters"].items():
             if reach.within(dist, BOARD.cells_of(m["cell"])) is not None:
-                m["no_attack"] = True
+                w.monster(mid)["no_attack"] = True
                 w.emit(
                     "monster_stunned", f"{w.creature_name(mid)} may not attack next Keeper turn.", monster=mid
                 )

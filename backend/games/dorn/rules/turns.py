@@ -77,14 +77,14 @@ def enter_phase(w: Work, phase: str) -> None:
         summoning.setup_allowance(w)
     elif phase == "K3":
         s["bonus"] = 0  # unused artifact bonuses are lost after K2 (ruling 30)
-        for m in s["monsters"].values():
+        for m in w.all_monsters().values():
             m["moved"] = False
             m["mv"] = 0 if m["wait"] else MONSTERS[m["type"]]["move"]
         z = s["zorkal"]
         z["mv"] = z_move() if w.zorkal_active() else 0
     elif phase == "K4":
         s["attacks"] = []
-        for m in s["monsters"].values():
+        for m in w.all_monsters().values():
             # Waiting bog beasts, bats and stunned monsters do not attack (content 3.2, 4.3 T07).
             can = not (m["wait"] or m["bat"] or m["no_attack"] or m["frozen"])
             m["atk"] = MONSTERS[m["type"]]["attacks"] if can else 0
@@ -222,7 +222,7 @@ def resolve_and_end_keeper_turn(w: Work) -> None:
         s["fill"] = 0
         w.emit("chamber_gap", "The Ritual Chamber has a gap: the fill count restarts.", fill=0)
     # K5.3 this-Keeper-turn effects expire.
-    for m in s["monsters"].values():
+    for m in w.all_monsters().values():
         m["wait"] = m["bat"] = m["no_attack"] = m["frozen"] = False
         m["mv"] = m["atk"] = 0
     s["zorkal"]["mv"] = s["zorkal"]["atk"] = 0
