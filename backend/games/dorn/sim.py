@@ -50,7 +50,7 @@ NUDGE = {"keeper": (1, 2), "heroes": (3, 4)}
 
 # Giving up (when the table allows surrender): never in a uniform pick (random play would take
 # it at once), but with chance 1/SURRENDER_CHANCE per pick where it is listed, and always for
-# the side behind once a game has lasted GIVE_UP_TURN Keeper turns (median ≈ 26; past 45 few
+# the side behind once a game has lasted GIVE_UP_TURN Keeper turns (median ≈ 28; past 45 few
 # games still end in a victory: most are stalemates random play does not break, such as the
 # last heroes waiting on the trail, out of reach of a labyrinth full of monsters).
 GIVE_UP_TYPES = ("surrender", "propose_surrender")
@@ -83,11 +83,13 @@ def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
 
 def _uniform(legal: list[Action], rng: Rng) -> Action:
     """A uniform pick among the listed actions other than giving up (a step always lists a way
-    on, ``done`` at least)."""
-    while True:
+    on, ``done`` at least; giving up is picked only when nothing else is listed)."""
+    for _ in range(8):
         a = legal[rng.below(len(legal))]
         if a["type"] not in GIVE_UP_TYPES:
             return a
+    rest = [a for a in legal if a["type"] not in GIVE_UP_TYPES]
+    return rest[rng.below(len(rest))] if rest else legal[0]
 
 
 def _gives_up(s: State, seat: str) -> bool:
