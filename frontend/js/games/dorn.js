@@ -1053,8 +1053,8 @@ class DornRenderer {
     const section = (title) => {
       y = this.panelHeading(ctx, x0, w, y, title, fs);
     };
-    // Day or Night, and the Keeper turn.
-    const day = Boolean(v.day);
+    // The Day/Night token's face as it lies now (after the Keeper's flip it shows the next turn).
+    const day = v.day_night_token ? v.day_night_token === "day" : Boolean(v.day);
     const iconR = s * 0.62;
     const ic = { x: x0 + iconR, y: y + iconR };
     if (day) {
