@@ -84,7 +84,14 @@ class Checker:
         self.step = 0
         self.full_every = full_every
 
+    # Long legal lists (a Dorn Keeper's movement list runs to hundreds of actions) are
+    # remembered as a sample: keying every action as JSON at every step would cost more than
+    # the game itself, and the sample still grows to thousands of actions over a game.
+    SAMPLE = 8
+
     def remember(self, actions: list[Action]) -> None:
+        if len(actions) > self.SAMPLE:
+            actions = [actions[self.rng.below(len(actions))] for _ in range(self.SAMPLE)]
         for a in actions:
             key = json.dumps(a, sort_keys=True)
             if key not in self.seen_keys and len(self.seen_actions) < 4000:

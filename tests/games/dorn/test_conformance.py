@@ -23,9 +23,8 @@ import pytest
 from backend.engine.core import IllegalAction
 from backend.engine.playout import Playout, driver_rng, play_random
 from backend.engine.registry import get_game
-from backend.engine.replay import replay, state_hash
 from backend.engine.rng import seed_from_int
-from tests.conformance import Checker
+from tests import conformance
 
 GAME = get_game("dorn")
 SEEDS = range(1000, 1200)
@@ -33,31 +32,8 @@ CHUNKS = 10
 FULL_EVERY = 40
 
 
-class DornChecker(Checker):
-    """The generic checker, remembering a sample of each long list of legal actions (the
-    Keeper's movement lists run to hundreds of actions, and keying every one of them as JSON at
-    every step would cost more than the game itself).  The sample still grows to thousands of
-    actions a game, replayed later as actions that are no longer legal."""
-
-    SAMPLE = 8
-
-    def remember(self, actions):
-        if len(actions) > self.SAMPLE:
-            actions = [actions[self.rng.below(len(actions))] for _ in range(self.SAMPLE)]
-        super().remember(actions)
-
-
 def check_game(seed: int, options: dict, *, full_every: int) -> Playout:
-    """``tests.conformance.check_game`` with ``DornChecker``."""
-    checker = DornChecker(GAME, seed, options, full_every=full_every)
-    record = play_random(GAME, seed, options, on_step=checker)
-    assert record.outcome is not None, f"seed {seed}: the game did not finish"
-    checker.check_views(record.state, [])
-    again, _ = replay(GAME, seed_from_int(seed), options, record.actions)
-    assert state_hash(GAME, again) == record.final_hash, f"seed {seed}: replay differs"
-    decoded = GAME.decode_state(json.loads(json.dumps(GAME.encode_state(record.state))))
-    assert state_hash(GAME, decoded) == record.final_hash
-    return record
+    return conformance.check_game(GAME, seed, options, full_every=full_every)
 
 
 def options_for(seed: int) -> dict:
@@ -122,8 +98,6 @@ def test_no_ritual_or_foreign_blessing_reaches_hero_seats_or_spectators():
     ever receives the id or name of a Ritual card in the Keeper's hand, nor another seat's
     Blessing, nor the seed: not in views, events, its legal-action lists, nor the messages of
     the actions it is refused (the action just taken, tried from every other seat)."""
-    from backend.engine.playout import play_random
-    from backend.engine.rng import seed_from_int
     from backend.games.dorn.catalog import BLESSINGS, RITUALS
 
     seen_hand = 0
