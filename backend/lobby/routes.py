@@ -109,11 +109,7 @@ async def create_player(body: PlayerIn, repo: RepoDep) -> PlayerOut:
 async def list_games() -> list[GameOut]:
     out = []
     for name in game_names():
-        try:
-            game = get_game(name)
-        except Exception:  # a game package still being written is simply not offered
-            continue
-        schema = getattr(game, "options_schema", None)
+        game = get_game(name)
         try:
             defaults = game.normalize_options({})
         except InvalidOptions:
@@ -123,7 +119,7 @@ async def list_games() -> list[GameOut]:
                 name=name,
                 title=game.title,
                 rules_version=game.rules_version,
-                options_schema=(schema() if callable(schema) else schema) or {},
+                options_schema=game.options_schema(),
                 default_options=defaults,
             )
         )
