@@ -35,7 +35,7 @@ Giving up: see ``GIVE_UP_TURN`` and ``SURRENDER_CHANCE``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from backend.engine.core import Action
 from backend.engine.rng import Rng
@@ -219,6 +219,25 @@ def _chamber_depth() -> dict[int, int]:
 CHAMBER_DEPTH = _chamber_depth()
 
 
+def _walk_out(starts: Iterable[int], passable: Callable[[int, bool], bool], gate: bool) -> dict[int, int]:
+    """Walking distance from the nearest start over cells ``passable`` lets through; a
+    teleport pad reached is its partner reached too (content 1.7.4)."""
+    found = dict.fromkeys(starts, 0)
+    queue = deque(found)
+    while queue:
+        c = queue.popleft()
+        d = found[c] + 1
+        for n in BOARD.neighbours[c]:
+            if n not in found and passable(n, gate):
+                found[n] = d
+                queue.append(n)
+                p = BOARD.partner.get(n)
+                if p is not None and p not in found:
+                    found[p] = d
+                    queue.append(p)
+    return found
+
+
 def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> dict[int, int]:
     """Walking distance of a creature (empty board, pads link) to the nearest cell it could
     attack a hero from."""
@@ -228,19 +247,7 @@ def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> d
         return found
     melee, pike, shot = _engagement(hero_cells)
     goal = pike if kind == "pike" else shot if kind == "shot" else melee
-    found = {c: 0 for c in goal if BOARD.creature_terrain(c, gate)}
-    queue = deque(found)
-    while queue:
-        c = queue.popleft()
-        d = found[c] + 1
-        for n in BOARD.neighbours[c]:
-            if n not in found and BOARD.creature_terrain(n, gate):
-                found[n] = d
-                queue.append(n)
-                p = BOARD.partner.get(n)
-                if p is not None and p not in found:
-                    found[p] = d
-                    queue.append(p)
+    found = _walk_out([c for c in goal if BOARD.creature_terrain(c, gate)], BOARD.creature_terrain, gate)
     if len(_CDIST) > 3000:
         _CDIST.clear()
     _CDIST[key] = found
@@ -346,18 +353,6 @@ def _distances(goal: frozenset[int], gate: bool) -> dict[int, int]:
     if found is None:
         if len(_DIST) > 2000:
             _DIST.clear()
-        found = {c: 0 for c in goal}
-        queue = deque(goal)
-        while queue:
-            c = queue.popleft()
-            d = found[c] + 1
-            for n in BOARD.neighbours[c]:
-                if n not in found and BOARD.hero_terrain(n, gate):
-                    found[n] = d
-                    queue.append(n)
-                    p = BOARD.partner.get(n)
-                    if p is not None and p not in found:
-                        found[p] = d
-                        queue.append(p)
+        found = _walk_out(goal, BOARD.hero_terrain, gate)
         _DIST[key] = found
     return found

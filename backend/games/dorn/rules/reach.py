@@ -7,7 +7,7 @@ Cells are board indices; a figure on a teleport pad is at both of its cells.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from backend.engine.squaregrid import line_of_sight, straight_middle
 
@@ -127,32 +127,25 @@ def magic_distance(w: Work, src: int, dst: int, limit: int) -> int | None:
 def area_distances(w: Work, src: int, limit: int) -> dict[int, int]:
     """Area distance (content 1.7.2, ruling 6): around walls and the closed gate, ignoring
     figures; an obstacle cell is reached but not passed through.  From either pad cell."""
-    gate_open = w.s["gate"]
-    obstacles = w.obstacle_cells()
-    dist = {c: 0 for c in BOARD.cells_of(src)}
-    queue = deque(dist)
-    while queue:
-        cell = queue.popleft()
-        d = dist[cell] + 1
-        if d > limit or (cell in obstacles and dist[cell] > 0):
-            continue
-        for n in BOARD.neighbours[cell]:
-            if n not in dist and not BOARD.closed_gate_blocks(n, gate_open):
-                dist[n] = d
-                queue.append(n)
-    return dist
+    return _spread(w, src, limit, w.obstacle_cells())
 
 
 def teleport_distances(w: Work, src: int, limit: int) -> dict[int, int]:
     """Teleport distance (content 1.7.2): through any non-wall, non-closed-gate cell, passing
     over figures and obstacles; never through a pad link."""
+    return _spread(w, src, limit, frozenset())
+
+
+def _spread(w: Work, src: int, limit: int, stops: Collection[int]) -> dict[int, int]:
+    """Distances up to ``limit`` from either cell of ``src`` around walls and the closed gate;
+    a cell in ``stops`` is reached but not passed through."""
     gate_open = w.s["gate"]
     dist = {c: 0 for c in BOARD.cells_of(src)}
     queue = deque(dist)
     while queue:
         cell = queue.popleft()
         d = dist[cell] + 1
-        if d > limit:
+        if d > limit or (cell in stops and dist[cell] > 0):
             continue
         for n in BOARD.neighbours[cell]:
             if n not in dist and not BOARD.closed_gate_blocks(n, gate_open):
