@@ -62,11 +62,16 @@ def blessing_options(w: Work, seat: str) -> list[tuple[str, str]]:
     return [(card, hid) for hid in w.seat_heroes_on_board(seat)]
 
 
+def discard_blessing(w: Work, seat: str) -> str:
+    """The seat's Blessing leaves its hand for the discard pile (played, or lost with its heroes)."""
+    card = w.s["blessings"][seat]
+    w.s["blessings"][seat] = None
+    w.s["blessing_discard"].append(card)
+    return card
+
+
 def play_blessing(w: Work, seat: str, action: dict[str, Any]) -> None:
-    s = w.s
-    card = action["card"]
-    s["blessings"][seat] = None
-    s["blessing_discard"].append(card)
+    card = discard_blessing(w, seat)
     w.emit(
         "blessing_played",
         f"{HEROES[action['hero']]['name']} receives the Blessing {BLESSINGS[card]['name']}.",

@@ -14,7 +14,7 @@ from ..catalog import (
     level_for_xp,
 )
 from ..state import ZORKAL, Work, cell_name, xy
-from . import reach
+from . import cards, reach
 
 # ---------------------------------------------------------------------------------------
 # Blood, life, death
@@ -80,9 +80,7 @@ def check_deaths(w: Work) -> None:
         )
         seat = h["seat"]
         if not any(s["heroes"][o]["alive"] for o in s["seats"][seat]) and s["blessings"].get(seat):
-            card = s["blessings"][seat]
-            s["blessings"][seat] = None
-            s["blessing_discard"].append(card)
+            card = cards.discard_blessing(w, seat)
             w.emit(
                 "blessing_discarded",
                 f"{seat} has no living hero left; its Blessing is discarded unplayed.",
