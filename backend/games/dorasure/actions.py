@@ -44,8 +44,10 @@ from typing import Any
 
 from backend.engine.core import IllegalAction, check_action_shape
 
-from .content import MOVE_NEIGHBOURS, NODE_TERRAIN
+from .content import CITY, MOVE_NEIGHBOURS, NODE_TERRAIN
 from .rules.flow import PROMPTS
+from .rules.movement import threshold
+from .rules.turn import forced_rule
 from .state import State
 
 TYPES_BY_KIND: dict[str, set[str]] = {
@@ -76,32 +78,77 @@ def legal(state: State, seat: str) -> list[dict[str, Any]]:
     return out
 
 
+# The fields of each action type besides ``type``: (required, optional).  Listed actions always
+# have exactly these; a refusal names a missing or unknown field before any rule of play.
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    t: (frozenset(required), frozenset(optional))
+    for t, required, optional in [
+        ("faith", (), ()),
+        ("lullaby", (), ()),
+        ("pass", (), ()),
+        ("step", ("to", "die"), ()),
+        ("move", ("to",), ()),
+        ("end_move", (), ()),
+        ("adventure", (), ()),
+        ("rest", (), ()),
+        ("gather", ("mountain",), ()),
+        ("quest", ("mountain", "invite"), ()),
+        ("end_turn", (), ()),
+        ("spend", ("amount",), ("gold", "gust", "elixir")),
+        ("big_bang", (), ()),
+        ("tune", ("to", "amount"), ()),
+        ("reroll", (), ()),
+        ("poison", ("die", "at"), ()),
+        ("accept", (), ()),
+        ("decline", (), ()),
+        ("doll", ("take",), ()),
+        ("absorb", ("amount",), ("gold",)),
+        ("shield", (), ()),
+        ("kiss", ("hero",), ()),
+        ("extra_turn", (), ()),
+    ]
+}
+# The hero's own turn: what the labyrinth trap (R20) and Mirage City (§9.2) take away.
+ON_TURN = TYPES_BY_KIND["move"] | TYPES_BY_KIND["act"]
+
+
 def validate(state: State, seat: str, action: Any) -> None:
     check_action_shape(action)
-    t = action["type"]
     if state.result is not None:
         raise IllegalAction("game_over", "The game is over.")
-    if t not in ALL_TYPES:
-        raise IllegalAction("unknown_action", f"Dorasure has no action called {t!r}.")
     p = state.prompt_for(seat)
-    if p is None:
-        raise IllegalAction("not_your_turn", "You owe no decision now: wait for the heroes who are acting.")
-    if action in legal(state, seat):
+    if p is not None and action in legal(state, seat):
         return
-    kind = p["kind"]
-    if t not in TYPES_BY_KIND[kind]:
-        raise IllegalAction("not_now", f"That is not possible now: {PROMPTS[kind].describe(state, p)}")
-    raise IllegalAction(*_why(state, seat, p, action))
+    raise IllegalAction(*refusal_reason(state, seat, p, action))
 
 
-def _why(state: State, seat: str, p: dict[str, Any], a: dict[str, Any]) -> tuple[str, str]:
-    """A player-readable reason for refusing an action of the right type."""
+def refusal_reason(state: State, seat: str, p: dict[str, Any] | None, a: dict[str, Any]) -> tuple[str, str]:
+    """Why an unlisted action is refused: the first rule that forbids it, from the action's
+    own shape, to the seat's prompt, to what forces the hero's action, to the action's own
+    conditions.  A player-readable reason, never naming hidden information."""
     t = a["type"]
+    if t not in ALL_TYPES:
+        return "unknown_action", f"Dorasure has no action called {t!r}."
+    required, optional = FIELDS[t]
+    fields = a.keys() - {"type"}
+    if fields - required - optional:
+        unknown = ", ".join(repr(f) for f in sorted(fields - required - optional))
+        return "unknown_field", f"A {t!r} action has no field {unknown}."
+    if required - fields:
+        missing = ", ".join(repr(f) for f in sorted(required - fields))
+        return "missing_field", f"A {t!r} action needs the field {missing}."
+    if p is None:
+        return "not_your_turn", "You owe no decision now: wait for the heroes who are acting."
+    kind = p["kind"]
+    if kind == "act" and t in ON_TURN and not _the_forced_action(state, seat, a):
+        rule = forced_rule(state, seat)
+        if rule is not None:
+            return rule
+    if t not in TYPES_BY_KIND[kind]:
+        return "not_now", f"That is not possible now: {PROMPTS[kind].describe(state, p)}"
     if t == "step" and state.move is not None:
-        from .rules.movement import threshold
-
         here = state.heroes[seat]["pos"]
-        to, die = a.get("to"), a.get("die")
+        to, die = a["to"], a["die"]
         if not isinstance(to, str) or to not in NODE_TERRAIN:
             return "no_such_space", "There is no such space on the board."
         if NODE_TERRAIN[to] == "mountain":
@@ -127,10 +174,7 @@ def _why(state: State, seat: str, p: dict[str, Any], a: dict[str, Any]) -> tuple
     if t == "move":
         return "unreachable", "You cannot reach and stop on that space with your remaining dice."
     if t == "rest":
-        return (
-            "no_rest",
-            "You can rest only in a village or the City (the Shaman never in the City) — rulebook.",
-        )
+        return _no_rest(state, seat)
     if t == "adventure":
         return "no_adventure", "Adventures happen only on plains and forest spaces (rulebook)."
     if t in ("gather", "quest"):
@@ -138,11 +182,27 @@ def _why(state: State, seat: str, p: dict[str, Any], a: dict[str, Any]) -> tuple
             "Gather information needs a face-down quest next to you; Do a Quest needs a revealed quest next to you, "
             "and only heroes beside that mountain can be invited (none for the Sphinx)."
         )
-    if t == "end_turn":
-        return "action_forced", "Your action is forced this turn (labyrinth trap or Mirage City)."
     if t in ("spend", "absorb"):
         return "not_enough", "You cannot pay that many points from your resources."
-    return "not_allowed", f"That is not one of your options now: {PROMPTS[p['kind']].describe(state, p)}"
+    return "not_allowed", f"That is not one of your options now: {PROMPTS[kind].describe(state, p)}"
+
+
+def _the_forced_action(state: State, seat: str, a: dict[str, Any]) -> bool:
+    """Whether ``a`` is the action the trap or the Mirage asks for (then refused for itself)."""
+    h = state.heroes[seat]
+    if h["trapped"]:
+        return a["type"] == "quest" and a["mountain"] == h["trapped"]
+    return a["type"] == "adventure"
+
+
+def _no_rest(state: State, seat: str) -> tuple[str, str]:
+    """R15: the place that allows no rest, named."""
+    pos = state.heroes[seat]["pos"]
+    if pos == "belk" and state.razed:
+        return "no_rest", "Belk has been razed: nobody can rest there any more (R15)."
+    if pos == CITY and seat == "shaman":
+        return "no_rest", "Hatred for Humans: the Shaman never rests in the City (R15)."
+    return "no_rest", "You can rest only in a village or the City (rulebook, R15)."
 
 
 def default(state: State, seat: str) -> dict[str, Any] | None:

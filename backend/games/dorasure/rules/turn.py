@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..content import GRAND_MASTER, MOUNTAINS, NODE_MOUNTAINS, NODE_NEIGHBOURS, QUESTS
+from ..content import GRAND_MASTER, MOUNTAINS, NODE_MOUNTAINS, NODE_NEIGHBOURS, QUESTS, SPACES
 from ..state import State
 from .adventure import adventure_ok, do_adventure, do_gather, do_rest, rest_amount
 from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
@@ -145,6 +145,26 @@ def forced(s: State, hid: str) -> str | None:
     return None
 
 
+def forced_rule(s: State, hid: str) -> tuple[str, str] | None:
+    """What forces the hero's action, as a refusal code and a sentence; None when he is free.
+
+    Said for every other action he asks for, and in his prompt: the forcing rule is the one that
+    forbids them, even where the action would otherwise be legal (a rest in Hollowmere)."""
+    why = forced(s, hid)
+    if why == "trapped":
+        where = SPACES[s.heroes[hid]["trapped"]]["name"]
+        return "trapped", (
+            f"{name(hid)} is trapped in the labyrinth of {where}: the action must be Do a Quest there, "
+            "with any invitees beside it (R20)."
+        )
+    if why == "mirage":
+        return (
+            "mirage_city",
+            f"{name(hid)} stands on Mirage City: the action must be Go Adventuring (§9.2, R57).",
+        )
+    return None
+
+
 def invite_sets(s: State, hid: str, m: str) -> list[list[str]]:
     """Every set of heroes the leader may invite (R16): living, beside the mountain."""
     if QUESTS[s.mountains[m]["quest"]]["solo"]:
@@ -200,15 +220,22 @@ def _act_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
         declare_quest(ctx, a["mountain"], a["invite"])
 
 
+def _act_describe(s: State, p: dict[str, Any]) -> str:
+    rule = forced_rule(s, p["seat"])
+    if rule is not None:
+        return rule[1]
+    return (
+        f"{name(p['seat'])}: choose an action (adventure, rest, gather information, quest) or end the turn."
+    )
+
+
 prompt_kind(
     "act",
     PromptKind(
         legal=lambda s, p: legal_acts(s, p["seat"]),
         default=_act_default,
         answer=_act_answer,
-        describe=lambda s, p: (
-            f"{name(p['seat'])}: choose an action (adventure, rest, gather information, quest) or end the turn."
-        ),
+        describe=_act_describe,
     ),
 )
 
