@@ -56,6 +56,13 @@ class Settings(BaseSettings):
     hash_every: int = 10
     missed_ring: int = 256
     missed_from_db_limit: int = 2000
+    # Presence (who is connected, how many watch) goes out at most once per this many seconds
+    # per table: a thousand arriving spectators cost each connection a few frames, not a thousand.
+    presence_interval_seconds: float = 0.5
+    # When the server cannot save its own timeout answer, it tries again after a pause that
+    # doubles up to this, and gives up on that decision after ``auto_retry_limit`` tries.
+    auto_retry_max_seconds: float = 30.0
+    auto_retry_limit: int = 10
 
     # Extra games for tests and plugins: "name=module:attr,name2=module:attr".
     extra_games: str = ""

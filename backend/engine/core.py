@@ -178,6 +178,18 @@ class Game(Protocol[S]):
         ``rng`` (an engine Rng) where the table would choose (heroes...), then ``overrides``."""
         ...
 
+    def redact_action(
+        self, options: Mapping[str, JSON], actor: Seat, action: Action, viewers: frozenset[Seat]
+    ) -> Action:
+        """``action`` (taken by ``actor``) as someone holding ``viewers`` may read it while the
+        game is live: the action itself, or a public form without what those seats may not see
+        (``viewers`` empty: a spectator, or anyone unauthenticated).
+
+        Every path that serialises the action log of a live table goes through this one point
+        (the export, play/record.py); once the game is over the full log is public.
+        """
+        ...
+
     def secrets(self, state: S, seat: Seat | None) -> set[str]:
         """Strings that must not appear in anything ``seat`` receives now.
 

@@ -68,6 +68,19 @@ async def _player(repo: RepoDep, authorization: Annotated[str | None, Header()] 
 PlayerDep = Annotated[PlayerRecord, Depends(_player)]
 
 
+async def _maybe_player(
+    repo: RepoDep, authorization: Annotated[str | None, Header()] = None
+) -> PlayerRecord | None:
+    """The player, for routes anyone may call but that show a player more (a wrong token is
+    still refused: a client that meant to authenticate hears so)."""
+    if authorization is None:
+        return None
+    return await _player(repo, authorization)
+
+
+MaybePlayerDep = Annotated[PlayerRecord | None, Depends(_maybe_player)]
+
+
 def _game(name: str) -> Game:
     try:
         return get_game(name)
@@ -239,12 +252,16 @@ async def replay_frames(table_id: str, repo: RepoDep, tables: TablesDep) -> dict
 
 
 @router.get("/api/tables/{table_id}/export", response_model=RecordOut, tags=["tables"])
-async def export(table_id: str, repo: RepoDep) -> dict[str, Any]:
+async def export(table_id: str, repo: RepoDep, player: MaybePlayerDep) -> dict[str, Any]:
+    """The game record.  While the game is live it is redacted for the requester (the seats
+    their player token holds; none without one) and carries no seed and no hash; once it is
+    over it is complete and public (play/record.py)."""
     record = await _table(repo, table_id, with_seed=True)
     game = _game(record.game)
     actions = await asyncio.to_thread(repo.all_actions, table_id)
+    viewers = frozenset(s.seat for s in record.seats if player is not None and s.player_id == player.id)
     try:
         # Fills the hashes the server did not record on the hot path, by replay.
-        return await asyncio.to_thread(build_record, game, record, actions)
+        return await asyncio.to_thread(build_record, game, record, actions, viewers)
     except RecordBroken as exc:
         raise ApiError(409, "log_broken", f"This table's log does not replay: {exc}") from None

@@ -91,7 +91,7 @@ class RecordAction(BaseModel):
     seat: str
     action: dict[str, Any]
     action_id: str
-    hash: str
+    hash: str | None  # only in a complete record (the game is over)
     auto: bool
 
 
@@ -103,6 +103,7 @@ class RecordOut(BaseModel):
     options: dict[str, Any]
     seats: list[str]
     status: str
+    complete: bool  # false while live: no seed, no hashes, actions redacted for the requester
     commitment: str | None
     seed: str | None
     initial_hash: str | None

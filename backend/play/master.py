@@ -31,6 +31,7 @@ from backend.store.repository import (
     LoggedEvent,
     PlayLoad,
     TableRecord,
+    Unsavable,
     constant_time_equal,
     token_hash,
 )
@@ -128,6 +129,12 @@ class TableRuntime:
         self.remote: dict[str, tuple[int, frozenset[str]]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._evict: asyncio.TimerHandle | None = None
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._presence_sent = float("-inf")
+        self._presence_publish = False
+        # The server's own timeout answers that failed to save, and when to try again.
+        self._auto_failures = 0
+        self._auto_retry_at = 0.0
         # Seats whose time ran out but whose game offers no default at this seq.
         self._no_default: set[str] = set()
         self._refresh_to_act(actor=None)
@@ -221,28 +228,57 @@ class TableRuntime:
             if self._evict is not None:
                 self._evict.cancel()
                 self._evict = None
+            # The clocks first: the welcome carries the deadline this arrival may have started.
+            self._reschedule()
             conn.send(self.welcome(conn.seat, missed))
             if self.record.status == "finished":
                 conn.send(self.finished_message())
-            self._presence_changed()
+            self._presence_dirty()
 
     async def detach(self, conn: Connection) -> None:
         if conn not in self.connections:
             return
-        self.connections.discard(conn)
-        if conn.seat is not None and all(c.seat != conn.seat for c in self.connections):
-            self.left_at[conn.seat] = time.time()
+        self._forget(conn)
         self._presence_changed()
         if not self.connections:
             self._evict = asyncio.get_running_loop().call_later(30.0, self.tables.evict_if_idle, self.id)
 
+    def _forget(self, conn: Connection) -> None:
+        """``conn`` is gone; a seat left with no connection is away from now on."""
+        self.connections.discard(conn)
+        if conn.seat is not None and all(c.seat != conn.seat for c in self.connections):
+            self.left_at[conn.seat] = time.time()
+
     def _presence_changed(self) -> None:
-        self.broadcast_presence()
+        """Who is here changed: the clocks at once (a seat that left is now answered for after
+        the prompt timeout), the presence frames coalesced (see ``_flush_presence``)."""
         self._reschedule()
-        spectators, seats = self.local_presence()
-        self.tables.publish(
-            self.id, {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
-        )
+        self._presence_dirty()
+
+    def _presence_dirty(self, *, local: bool = True) -> None:
+        """Presence changed (``local``: this worker's connections, which the bus must hear of)."""
+        self._presence_publish |= local
+        if self._presence_timer is not None:
+            return  # a flush is already due
+        wait = self._presence_sent + self.settings.presence_interval_seconds - time.monotonic()
+        if wait <= 0:
+            self._flush_presence()
+        else:
+            self._presence_timer = asyncio.get_running_loop().call_later(wait, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        """One presence frame to everyone (and one bus message) for every change since the
+        last: at most one per ``presence_interval_seconds``, so an audience of n costs O(n)
+        frames per interval however many arrive in it (spectators are a count, never a list)."""
+        self._presence_timer = None
+        self._presence_sent = time.monotonic()
+        self.broadcast_presence()
+        if self._presence_publish:
+            self._presence_publish = False
+            spectators, seats = self.local_presence()
+            self.tables.publish(
+                self.id, {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
+            )
 
     def chat(self, conn: Connection, text: str) -> None:
         message = {
@@ -396,6 +432,15 @@ class TableRuntime:
                         protocol.rejected(aid, "stale", f"The table moved on (now at {self.seq}).", self.seq)
                     )
             return False
+        except Unsavable as exc:
+            log.warning("table %s: the database refused action %s: %s", self.id, seq, exc)
+            if conn is not None:
+                conn.send(
+                    protocol.rejected(
+                        aid, "unsavable", "The server cannot store that action as sent.", self.seq
+                    )
+                )
+            return False
         except Exception:
             log.exception("table %s: commit failed", self.id)
             if conn is not None:
@@ -431,6 +476,7 @@ class TableRuntime:
         applied = Applied(self.seq, seat, aid, auto, tuple(transition.events))
         self.ring.append(applied)
         self._no_default.clear()
+        self._auto_failures, self._auto_retry_at = 0, 0.0
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self.record.status = "finished"
@@ -516,8 +562,8 @@ class TableRuntime:
 
     def remote_presence(self, origin: str, spectators: int, connected: list[str]) -> None:
         self.remote[origin] = (int(spectators), frozenset(connected))
-        self.broadcast_presence()
         self._reschedule()
+        self._presence_dirty(local=False)
 
     async def lobby_changed(self) -> None:
         """Seats or status changed through the REST API (here or on another worker)."""
@@ -526,12 +572,17 @@ class TableRuntime:
             load, state, seq = await self.tables.build(self.id)
             self.record = load.table
             valid = {s.seat: s.token_hash for s in self.record.seats}
+            dropped = False
             for conn in list(self.connections):
                 # A seat given up, or taken over with a new token, drops its old connections.
                 if conn.seat is not None and not constant_time_equal(valid.get(conn.seat), conn.token_hash):
                     conn.send(protocol.error("bad_token", "This seat is no longer yours."))
                     conn.close(CLOSE_BAD_TOKEN)
-                    self.connections.discard(conn)
+                    self._forget(conn)
+                    dropped = True
+            if dropped:
+                # The seat is away from now: its clock must run even if nobody else moves.
+                self._presence_changed()
             if was_open and self.record.status != "open":
                 self.state, self.seq = state, seq
                 self.action_ids = dict(load.action_ids)
@@ -575,12 +626,26 @@ class TableRuntime:
             self.record.turn_clock_seconds,
         )
         if self.deadlines:
-            delay = max(0.0, min(self.deadlines.values()) - time.time())
+            due = max(min(self.deadlines.values()), self._auto_retry_at)
+            delay = max(0.0, due - time.time())
             self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
 
     def _fire(self) -> None:
         self._timer = None
-        asyncio.create_task(self._answer_for_late_seats())
+        self.tables.spawn(self._answer_for_late_seats())
+
+    def auto_action_id(self, seat: str) -> str:
+        """The id of the server's own answer for ``seat`` at the next seq.
+
+        Deterministic, so that workers racing to answer for the same seat commit it once; in
+        a namespace clients cannot write (their ids may not contain ':', play/protocol.py).
+        An id a client stored before that rule is stepped over, never collided with.
+        """
+        aid = base = f"auto:{self.seq + 1}:{seat}"
+        n = 1
+        while aid in self.action_ids:
+            aid, n = f"{base}:{n}", n + 1
+        return aid
 
     async def _answer_for_late_seats(self) -> None:
         async with self.lock:
@@ -599,12 +664,28 @@ class TableRuntime:
                     log.exception("table %s: default action for %s is illegal", self.id, seat)
                     self._no_default.add(seat)
                     continue
-                # Deterministic id: workers racing to answer for the same seat commit it once.
-                await self._commit(seat, action, f"auto:{self.seq + 1}:{seat}", True, transition, None)
+                seq = self.seq
+                if await self._commit(seat, action, self.auto_action_id(seat), True, transition, None):
+                    self._auto_failures = 0
+                elif self.seq == seq:
+                    self._auto_failed(seat)
+                    break
             self._reschedule()
 
+    def _auto_failed(self, seat: str) -> None:
+        """A timeout answer that could not be saved is tried again later, never in a loop:
+        after a pause that doubles each time, and not at all after ``auto_retry_limit`` tries
+        (until the table moves on)."""
+        self._auto_failures += 1
+        if self._auto_failures >= self.settings.auto_retry_limit:
+            log.error("table %s: giving up answering for %s at seq %s", self.id, seat, self.seq)
+            self._no_default.add(seat)
+            self._auto_failures = 0
+            return
+        pause = min(self.settings.auto_retry_max_seconds, 0.25 * 2**self._auto_failures)
+        self._auto_retry_at = time.time() + pause
+
     def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._evict is not None:
-            self._evict.cancel()
+        for handle in (self._timer, self._evict, self._presence_timer):
+            if handle is not None:
+                handle.cancel()

@@ -46,9 +46,24 @@ def action_hashes(game: Game, table: TableRecord, actions: list[LoggedAction]) -
     return out
 
 
-def build_record(game: Game, table: TableRecord, actions: list[LoggedAction]) -> dict[str, Any]:
+def build_record(
+    game: Game, table: TableRecord, actions: list[LoggedAction], viewers: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The record of a table as a requester holding ``viewers`` (its seats there) may read it.
+
+    Once the game is over it is complete and public: the seed, every action as taken and the
+    hash after every one, so ``verify`` can check every roll.  While it is live nothing in it
+    may help anyone: no seed and no hash (they open together at the end), and each action as
+    the game's ``redact_action`` lets those seats read it; ``"complete": false`` says so.
+    """
     finished = table.status == "finished"
-    hashes = action_hashes(game, table, actions)
+    hashes: list[str | None]
+    if finished:
+        hashes = list(action_hashes(game, table, actions))
+        shown = [a.action for a in actions]
+    else:
+        hashes = [None] * len(actions)
+        shown = [game.redact_action(table.options, a.seat, a.action, viewers) for a in actions]
     return {
         "format": FORMAT,
         "table_id": table.id,
@@ -57,21 +72,22 @@ def build_record(game: Game, table: TableRecord, actions: list[LoggedAction]) ->
         "options": table.options,
         "seats": [s.seat for s in table.seats],
         "status": table.status,
+        "complete": finished,
         "commitment": table.commitment,
         "seed": table.seed_hex if finished else None,  # never before the end
-        "initial_hash": table.initial_hash,
+        "initial_hash": table.initial_hash if finished else None,
         "actions": [
             {
                 "seq": a.seq,
                 "seat": a.seat,
-                "action": a.action,
+                "action": action,
                 "action_id": a.action_id,
                 "hash": digest,
                 "auto": a.by_timeout,
             }
-            for a, digest in zip(actions, hashes, strict=True)
+            for a, action, digest in zip(actions, shown, hashes, strict=True)
         ],
-        "final_hash": hashes[-1] if hashes else table.initial_hash,
+        "final_hash": (hashes[-1] if hashes else table.initial_hash) if finished else None,
         "outcome": table.outcome,
     }
 

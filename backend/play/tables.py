@@ -73,7 +73,7 @@ class Tables:
             return
         runtime.close()
         del self.runtimes[table_id]
-        self._spawn(self.bus.unsubscribe(table_id))
+        self.spawn(self.bus.unsubscribe(table_id))
 
     def presence_of(self, table_id: str) -> tuple[int, frozenset[str]]:
         runtime = self.runtimes.get(table_id)
@@ -86,9 +86,10 @@ class Tables:
     def publish(self, table_id: str, message: dict[str, Any]) -> None:
         if not self.bus.has_peers():
             return  # a lone worker: nobody to tell, and no task per action
-        self._spawn(self.bus.publish(table_id, {**message, "origin": self.worker_id}))
+        self.spawn(self.bus.publish(table_id, {**message, "origin": self.worker_id}))
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` as a task this object holds until it ends (asyncio keeps only weak refs)."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

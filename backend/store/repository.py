@@ -47,6 +47,11 @@ class NotFound(Exception):
     pass
 
 
+class Unsavable(Exception):
+    """The database refuses this one action's data (e.g. a character PostgreSQL text cannot
+    hold): the action is refused, the other actions of its batch are saved."""
+
+
 @dataclass(slots=True)
 class PlayerRecord:
     id: str
@@ -413,24 +418,30 @@ class Repository:
             return s.scalar(select(func.count()).where(ActionRow.table_id == table_id)) or 0
 
     def append_batch(self, batch: Sequence[ActionWrite]) -> list[Exception | None]:
-        """Commit a batch in one transaction (one fsync); on a conflict fall back to one by one.
+        """Commit a batch in one transaction (one fsync); if that fails for any reason, one
+        transaction per action, so one action the database refuses (a Conflict, Unsavable
+        data) never takes the actions of other tables down with it.
 
-        Returns, per item, None (committed) or the Conflict that refused it.
+        Returns, per item, None (committed) or the exception that refused it.  When the
+        database itself is gone, the items not yet tried get the same error without a try.
         """
         log = self._log_writer()
         try:
             log.append(batch)
             return [None] * len(batch)
-        except Conflict:
+        except Exception as exc:
             if len(batch) == 1:
-                return [Conflict(batch[0].table_id)]
+                return [exc]
         results: list[Exception | None] = []
         for item in batch:
             try:
                 log.append([item])
                 results.append(None)
-            except Conflict as exc:
+            except (Conflict, Unsavable) as exc:
                 results.append(exc)
+            except Exception as exc:  # the database is unreachable: do not hammer it
+                results += [exc] * (len(batch) - len(results))
+                break
         return results
 
     def _log_writer(self) -> _LogWriter:
@@ -487,7 +498,10 @@ class _LogWriter:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sane_multi_rowcount = engine.dialect.supports_sane_multi_rowcount
-        self.integrity = engine.dialect.dbapi.IntegrityError  # type: ignore[union-attr]
+        dbapi = engine.dialect.dbapi
+        self.integrity = dbapi.IntegrityError  # type: ignore[union-attr]
+        # The data of one action the database cannot take (PostgreSQL: a NUL in a text column).
+        self.data_error = dbapi.DataError  # type: ignore[union-attr]
         a, e, n = ActionRow.__table__.c, EventRow.__table__.c, Snapshot.__table__.c
         self.move = _Statement(engine, _MOVE)
         self.finish = _Statement(engine, _FINISH)
@@ -515,6 +529,9 @@ class _LogWriter:
         except self.integrity:
             conn.rollback()
             raise Conflict(batch[0].table_id) from None
+        except self.data_error as exc:
+            conn.rollback()
+            raise Unsavable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
         except BaseException:
             conn.invalidate()  # a broken connection is not handed out again
             raise

@@ -45,7 +45,8 @@ class CommitWriter:
         self._thread.join(timeout=10)
 
     async def commit(self, item: ActionWrite) -> None:
-        """Returns once ``item`` is durable; raises repository.Conflict if refused."""
+        """Returns once ``item`` is durable; raises repository.Conflict or Unsavable if refused
+        (or the database's error when it cannot be reached)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._queue.put(_Job(item, future, loop))

@@ -45,8 +45,9 @@ async def test_sigkill_mid_game_then_restart_and_finish(tmp_path: Path) -> None:
         n = len(after["actions"])
         assert n in (10, 11) and (n == 11 or not acked_in_flight), "an acknowledged action was lost"
         assert after["actions"][:10] == before["actions"]
-        if n == 10:
-            assert after["final_hash"] == before["final_hash"]
+        # A live record has no hashes (they open with the seed): the views below show the
+        # restarted state is the one the players saw.
+        assert after["complete"] is False and after["final_hash"] is None
 
         # Everyone reconnects with their last seq and plays on to the end.
         for s, c in seats.items():

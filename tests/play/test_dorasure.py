@@ -138,7 +138,6 @@ async def test_sigkill_mid_dorasure_game(tmp_path: Path) -> None:
         server = ServerProcess(db, port=server.port, env=env, log_path=tmp_path / "server.log").start()
         after = host.export(tid)
         assert after["actions"] == before["actions"] and len(after["actions"]) == len(acked)
-        assert after["final_hash"] == before["final_hash"]
         views = {s: c.view for s, c in seats.items()}
         for s, c in seats.items():
             welcome = await c.connect(last_seq=c.seq)

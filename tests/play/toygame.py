@@ -193,6 +193,11 @@ class ToyGame:
     def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
         return {"players": players or 2 + rng.below(3), **overrides}
 
+    def redact_action(
+        self, options: Mapping[str, Any], actor: str, action: dict[str, Any], viewers: frozenset[str]
+    ) -> dict[str, Any]:
+        return action  # roll, swap, cheer, boo: no action names a card
+
     def secrets(self, state: dict[str, Any], seat: str | None) -> set[str]:
         if state["over"]:
             return set()  # everything is revealed at the end

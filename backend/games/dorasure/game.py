@@ -186,6 +186,13 @@ class Dorasure:
     def decode_state(self, data: Mapping[str, Any]) -> State:
         return State.decode(dict(data))
 
+    def redact_action(
+        self, options: Mapping[str, Any], actor: str, action: dict[str, Any], viewers: frozenset[str]
+    ) -> dict[str, Any]:
+        """Every Dorasure action is public: they name spaces, dice, amounts and seats, never a
+        face-down tile (tiles are revealed by the rules, in events, when a hero reaches them)."""
+        return action
+
     def secrets(self, state: State, seat: str | None) -> set[str]:
         return view_mod.secrets(state)
 

@@ -182,6 +182,16 @@ class DornGame:
         """The random driver's pick, steered towards progress (see ``sim.py``)."""
         return sim.choose(state, seat, legal, rng)
 
+    def redact_action(
+        self, options: Mapping[str, Any], actor: str, action: Action, viewers: frozenset[str]
+    ) -> Action:
+        """Item cards held by heroes are seen by every hero seat and by nobody else (content 4),
+        so the card an item ``give`` names is kept from the Keeper and spectators; every other
+        action is public once taken (a played card is face up, a discarded item lies face up)."""
+        if action.get("type") == "give" and "card" in action and not viewers - {view.KEEPER}:
+            return {**action, "card": None}
+        return action
+
     def secrets(self, state: State, seat: str | None) -> set[str]:
         return view.secrets(state, seat)
 

@@ -1,0 +1,115 @@
+"""The record of a live game is redacted for its requester; the full record opens at the end.
+
+Issue 9, defect 1: during a live Dorn game the export named the item card one hero passed to
+another (``{"type": "give", ..., "card": "T13"}``), which the Keeper and spectators may only
+count.  The log below is a real steered Dorn game (seed 7) in which that happens at seq 292.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backend.app import create_app
+from backend.config import Settings
+from backend.engine.playout import play_random
+from backend.engine.registry import get_game
+from backend.engine.replay import state_hash
+from backend.engine.rng import Rng, commitment, seed_from_int
+from backend.play.record import verify_record
+from backend.store.migrate import upgrade
+from backend.store.repository import ActionWrite, Repository
+from tests.play.helpers import assert_no_leak
+
+GAME = get_game("dorn")
+SEED = 7
+GIVE_AT = 292  # the seq of the first item card handed over in this game
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    url = f"sqlite:///{tmp_path / 'api.db'}"
+    upgrade(url)
+    with TestClient(create_app(Settings(database_url=url))) as c:
+        yield c
+
+
+def player(client: TestClient, name: str) -> dict[str, str]:
+    reply = client.post("/api/players", json={"name": name})
+    assert reply.status_code == 201, reply.text
+    return {"Authorization": f"Bearer {reply.json()['player_token']}"}
+
+
+def export(client: TestClient, tid: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    reply = client.get(f"/api/tables/{tid}/export", headers=headers or {})
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def append(repo: Repository, tid: str, start: int, actions: list[tuple[str, dict[str, Any]]], state: Any) -> Any:
+    """Commit ``actions`` as seqs ``start``… (the last one with its hash); returns the state after."""
+    writes = []
+    for seq, (seat, action) in enumerate(actions, start=start):
+        state = GAME.apply(state, seat, action).state
+        done = GAME.outcome(state)
+        writes.append(
+            ActionWrite(tid, seq, seat, action, f"a{seq}", False,
+                        state_hash(GAME, state) if done else None, [],
+                        outcome=done.as_dict() if done else None)
+        )  # fmt: skip
+    assert repo.append_batch(writes) == [None] * len(writes)
+    return state
+
+
+def test_a_live_record_hides_a_passed_item_card_and_opens_whole_at_the_end(client: TestClient) -> None:
+    options = GAME.sim_options(Rng(seed_from_int(SEED)), 3, {})
+    game = play_random(GAME, SEED, options)
+    seat, give = game.actions[GIVE_AT - 1]
+    assert give["type"] == "give" and give.get("card"), "the recorded game changed: find the give again"
+
+    keeper, heroes_1, heroes_2 = (player(client, n) for n in ("Keeper", "Ann", "Bo"))
+    reply = client.post("/api/tables", json={"game": "dorn", "options": game.options}, headers=keeper)
+    assert reply.status_code == 201, reply.text
+    table = reply.json()
+    tid = table["id"]
+    holders = dict(zip([s["seat"] for s in table["seats"]], (keeper, heroes_1, heroes_2), strict=True))
+    for name, headers in holders.items():
+        assert client.post(f"/api/tables/{tid}/join", json={"seat": name}, headers=headers).status_code == 200
+
+    repo: Repository = client.app.state.repo
+    seed = seed_from_int(SEED)
+    state = GAME.initial_state(seed, game.options)
+    repo.start_table(tid, seed_hex=seed.hex(), commitment=commitment(seed), initial_hash=state_hash(GAME, state))
+    state = append(repo, tid, 1, game.actions[:GIVE_AT], state)
+    card = give["card"]
+
+    for who, headers in (("a spectator", None), ("the Keeper", holders["keeper"])):
+        record = export(client, tid, headers)
+        assert record["complete"] is False and record["seed"] is None
+        assert record["initial_hash"] is None and record["final_hash"] is None
+        assert all(a["hash"] is None for a in record["actions"])
+        shown = record["actions"][GIVE_AT - 1]["action"]
+        assert shown == {**give, "card": None}, f"{who} was shown the passed card"
+        viewer = "keeper" if headers else None
+        assert_no_leak(record, GAME.secrets(state, viewer) - {""}, f"live export to {who}")
+    giver_seat = seat
+    other_seat = next(s for s in ("heroes_1", "heroes_2") if s != giver_seat)
+    for hero_seat in (giver_seat, other_seat):  # every hero seat sees the items heroes hold
+        record = export(client, tid, holders[hero_seat])
+        assert record["actions"][GIVE_AT - 1]["action"]["card"] == card
+        assert record["seed"] is None and record["complete"] is False
+
+    # A token that is not valid is refused, not silently treated as a spectator's.
+    reply = client.get(f"/api/tables/{tid}/export", headers={"Authorization": "Bearer nope"})
+    assert reply.status_code == 401
+
+    state = append(repo, tid, GIVE_AT + 1, game.actions[GIVE_AT:], state)
+    assert GAME.outcome(state) is not None
+    record = export(client, tid)
+    assert record["complete"] is True and record["seed"] == seed.hex()
+    assert record["actions"][GIVE_AT - 1]["action"] == give
+    assert all(a["hash"] for a in record["actions"]) and record["final_hash"] == state_hash(GAME, state)
+    assert verify_record(record).startswith("OK")

@@ -1,0 +1,126 @@
+"""Every event that changes who must act, or who is here to act, re-arms the table's clock,
+and the server's own answers can neither be collided with nor retried in a loop.
+
+Issue 9, defect 2 (a client's ``action_id`` equal to the id the server would mint for another
+seat's timeout answer froze the table and burnt a core) and defect 3 (a seat that left through
+``POST /leave`` while it owed the decision was never answered for).  The toy game's seat that
+is not connected is answered for after the table's prompt timeout (1 s here).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ..server_fixtures import Api, ServerProcess, WsClient, play_random, start_table
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("clock")
+    with ServerProcess(f"sqlite:///{tmp / 'clock.db'}", log_path=tmp / "server.log") as srv:
+        yield srv
+    log = (tmp / "server.log").read_text()
+    assert "Traceback" not in log, log
+
+
+@pytest.fixture(scope="module")
+def api(server: ServerProcess) -> Api:
+    return Api(server.base_url, "Host")
+
+
+async def answered_for(client: WsClient, seat: str, timeout: float = 8.0) -> dict:
+    """The next update in which the server acted for ``seat`` (fails if none comes in time)."""
+    while True:
+        update = await client.expect("update", timeout=timeout)
+        if update.get("auto") and update["by"] == seat:
+            return update
+
+
+async def two_seats_p2_owes(server: ServerProcess, api: Api) -> tuple[str, dict[str, str], WsClient, WsClient]:
+    """A live two-seat table where p1 has just rolled (seq 1) and p2 owes the next turn."""
+    tid, tokens = start_table(api, options={"players": 2, "target": 200}, prompt_timeout_seconds=1)
+    p1, p2 = WsClient(server.ws_url(tid), tokens["p1"]), WsClient(server.ws_url(tid), tokens["p2"])
+    await p1.connect()
+    await p2.connect()
+    await p1.send({"type": "act", "seq": 0, "action_id": "first", "action": {"type": "roll"}})
+    assert (await p1.expect("ack", "rejected"))["type"] == "ack"
+    await p2.wait_seq(1)
+    assert "p2" in p2.to_act
+    return tid, tokens, p1, p2
+
+
+async def test_leaving_while_owing_the_decision_is_answered_for(server: ServerProcess, api: Api) -> None:
+    tid, _tokens, p1, p2 = await two_seats_p2_owes(server, api)
+    reply = api.post(f"/api/tables/{tid}/leave", {"seat": "p2"})
+    assert reply.status_code == 200, reply.text
+    assert await p2.wait_closed() == 4401  # its connection is told the seat is no longer its own
+    update = await answered_for(p1, "p2")
+    assert update["seq"] == 2
+    await p1.close()
+
+
+async def test_a_seat_taken_over_elsewhere_and_not_reconnected_is_answered_for(
+    server: ServerProcess, api: Api
+) -> None:
+    tid, _tokens, p1, p2 = await two_seats_p2_owes(server, api)
+    api.join(tid, "p2")  # a new token (another browser) that never connects
+    assert await p2.wait_closed() == 4401
+    assert (await answered_for(p1, "p2"))["seq"] == 2
+    await p1.close()
+
+
+async def test_a_disconnected_seat_is_answered_for(server: ServerProcess, api: Api) -> None:
+    _tid, _tokens, p1, p2 = await two_seats_p2_owes(server, api)
+    await p2.close()
+    assert (await answered_for(p1, "p2"))["seq"] == 2
+    await p1.close()
+
+
+async def test_a_forged_server_id_neither_collides_nor_freezes_the_table(server: ServerProcess, api: Api) -> None:
+    tid, tokens = start_table(api, options={"players": 2, "target": 200}, prompt_timeout_seconds=1)
+    p1 = WsClient(server.ws_url(tid), tokens["p1"])
+    await p1.connect()  # p2 never comes: the server answers for it at seq 2
+    forged = "auto:2:p2"
+    await p1.send({"type": "act", "seq": 0, "action_id": forged, "action": {"type": "roll"}})
+    answer = await p1.expect("ack", "rejected", "error")
+    # Client ids may not enter the server's namespace; a server that took one would have to
+    # step over it.  Either way the timeout answer below must come, once, under its own id.
+    if answer["type"] != "ack":
+        assert answer["code"] in ("bad_message", "bad_action_id"), answer
+        await p1.send({"type": "act", "seq": 0, "action_id": "plain", "action": {"type": "roll"}})
+        assert (await p1.expect("ack"))["seq"] == 1
+    update = await answered_for(p1, "p2")
+    assert update["seq"] == 2 and update["action_id"] != forged and update["action_id"].startswith("auto:")
+    # The table plays on: p1's turn again, acknowledged at seq 3.
+    await p1.send({"type": "act", "seq": 2, "action_id": "again", "action": {"type": "roll"}})
+    answer = await p1.expect("ack", "rejected")
+    assert answer["type"] == "ack" and answer["seq"] == 3, answer
+    await p1.close()
+
+
+async def test_after_a_restart_an_absent_seat_is_answered_for(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    server = ServerProcess(db, log_path=tmp_path / "server.log").start()
+    try:
+        api = Api(server.base_url)
+        tid, tokens = start_table(api, options={"players": 2, "target": 200}, prompt_timeout_seconds=1)
+        seats = {s: WsClient(server.ws_url(tid), t) for s, t in tokens.items()}
+        for c in seats.values():
+            await c.connect()
+        await play_random(seats, [], random.Random(2), stop_after=3)
+        server.kill()
+        for c in seats.values():
+            await c.wait_closed()
+        server = ServerProcess(db, port=server.port, log_path=tmp_path / "server.log").start()
+        # Only the seat that is not owed anything comes back.
+        owing = seats["p1"].to_act[0]
+        back = seats["p2" if owing == "p1" else "p1"]
+        welcome = await back.connect(last_seq=back.seq)
+        assert welcome["seq"] == 3 and welcome["deadline"] is not None
+        assert (await answered_for(back, owing))["seq"] == 4
+        await back.close()
+    finally:
+        server.stop()
