@@ -29,6 +29,11 @@ def assert_no_leak(payload: Any, secrets: set[str], where: str) -> None:
     _assert_no_leak(payload, secrets, where)
 
 
+def without_hashes(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Record entries as a live record shows them (hashes open with the seed at the end)."""
+    return [{**a, "hash": None} for a in actions]
+
+
 def states_of(game: Game, record: dict[str, Any]) -> list[Any]:
     """Every state of a finished game (index = seq), replayed from its record."""
     seed = bytes.fromhex(record["seed"])
