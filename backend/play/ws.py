@@ -127,6 +127,12 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
         except protocol.BadMessage as exc:
             conn.send(protocol.error(exc.code, exc.message))
             continue
+        except Exception as exc:
+            # The parser may fail on shapes it does not foresee ({"type": []} raised TypeError):
+            # the sender still gets a documented answer, and the connection is not dropped.
+            log.warning("unreadable client message (%s: %s)", type(exc).__name__, exc)
+            conn.send(protocol.error("bad_message", "That message could not be read."))
+            continue
         if isinstance(msg, protocol.Ping):
             conn.send({"type": "pong"})
         elif isinstance(msg, protocol.Hello):
