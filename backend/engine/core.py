@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from .rng import Rng
+
 Seat = str
 Action = dict[str, Any]
 JSON = Any
@@ -173,7 +175,7 @@ class Game(Protocol[S]):
 
     def decode_state(self, data: Mapping[str, JSON]) -> S: ...
 
-    def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, JSON]) -> dict[str, JSON]:
+    def sim_options(self, rng: Rng, players: int | None, overrides: Mapping[str, JSON]) -> dict[str, JSON]:
         """Options for a simulated game: ``players`` seats (None: the game picks), varied by
         ``rng`` (an engine Rng) where the table would choose (heroes...), then ``overrides``."""
         ...
@@ -198,6 +200,24 @@ class Game(Protocol[S]):
         checked separately by the harness.
         """
         ...
+
+
+@runtime_checkable
+class PromptSeats(Protocol[S]):
+    """Optional: a game that says which seats owe a *prompt* (a decision outside their turn),
+    so the server gives exactly those the prompt timeout.  Without it, every seat is prompted
+    when several may act at once (play/timers.py).  Asked after every committed action."""
+
+    def prompt_seats(self, state: S) -> frozenset[Seat]: ...
+
+
+@runtime_checkable
+class SimSteering(Protocol[S]):
+    """Optional: a game whose random playouts (simulator, conformance, benchmarks) pick among the
+    listed actions with purpose rather than uniformly (engine/playout.py).  ``rng`` is the
+    driver's own stream, never the game's, so the dice do not depend on the picks."""
+
+    def sim_choice(self, state: S, seat: Seat, legal: list[Action], rng: Rng) -> Action: ...
 
 
 def check_action_shape(action: object) -> Action:

@@ -9,14 +9,17 @@ from fastapi import APIRouter, Depends, Header, Request
 
 from backend.config import Settings
 from backend.engine.core import Game, InvalidOptions
+from backend.engine.options import check_options
 from backend.engine.registry import UnknownGame, game_names, get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
 from backend.play.record import RecordBroken, build_record, replay_views
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
+from backend.textcheck import TABLE_ID
 
 from .errors import ApiError
+from .limits import BoundedRoute
 from .schemas import (
     ErrorOut,
     GameOut,
@@ -32,8 +35,11 @@ from .schemas import (
     table_out,
 )
 
-ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorOut} for s in (400, 401, 403, 404, 409, 422)}
-router = APIRouter(responses=ERRORS)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    s: {"model": ErrorOut} for s in (400, 401, 403, 404, 409, 413, 422)
+}
+# Bodies are bounded (size, depth) before they are parsed: backend/lobby/limits.py.
+router = APIRouter(responses=ERRORS, route_class=BoundedRoute)
 
 
 # async: FastAPI would run plain functions in a worker thread for every request.
@@ -89,6 +95,9 @@ def _game(name: str) -> Game:
 
 
 async def _table(repo: Repository, table_id: str, *, with_seed: bool = False) -> TableRecord:
+    # An id no table can have is not looked up (PostgreSQL refuses a NUL in a query with a 500).
+    if not TABLE_ID.fullmatch(table_id):
+        raise ApiError(404, "not_found", "There is no such table.")
     try:
         return await asyncio.to_thread(repo.get_table, table_id, with_seed=with_seed)
     except NotFound:
@@ -111,10 +120,8 @@ async def healthz(repo: RepoDep) -> HealthOut:
 
 @router.post("/api/players", response_model=PlayerOut, status_code=201, tags=["players"])
 async def create_player(body: PlayerIn, repo: RepoDep) -> PlayerOut:
-    name = body.name.strip()
-    if not name:
-        raise ApiError(422, "invalid_request", "name: a name cannot be blank")
-    player, token = await asyncio.to_thread(repo.create_player, name)
+    # body.name is already one trimmed line of NFC text (schemas.PlayerIn).
+    player, token = await asyncio.to_thread(repo.create_player, body.name)
     return PlayerOut(player_id=player.id, name=player.name, player_token=token)
 
 
@@ -144,8 +151,14 @@ async def create_table(
     body: TableIn, player: PlayerDep, repo: RepoDep, tables: TablesDep, settings: SettingsDep
 ) -> TableOut:
     game = _game(body.game)
+    schema = game.options_schema()
     try:
         options = game.normalize_options(body.options)
+        # The game's own checks answer first (their codes say more); then every option sent and
+        # every option kept must be one the game's schema describes and bounds, so nothing is
+        # stored that a welcome could not encode.
+        check_options(schema, body.options)
+        check_options(schema, options)
         seats = game.seats(options)
     except InvalidOptions as exc:
         raise ApiError(422, exc.code, exc.message) from None
@@ -156,7 +169,7 @@ async def create_table(
         repo.create_table,
         game=game.name,
         rules_version=game.rules_version,
-        title=(body.title or "").strip() or game.title,
+        title=body.title or game.title,
         options=options,
         visibility=body.visibility,
         host=player,

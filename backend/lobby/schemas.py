@@ -1,17 +1,20 @@
 """REST request and response bodies (they make the OpenAPI schema).
 
 No token and no seed ever appears in a ``TableOut``; the seed is only in an
-export of a finished game.
+export of a finished game.  Text a person typed (names, titles, seat ids, game names) is
+checked here, once, by the types of backend/textcheck.py: one line, NFC, bounded, no control
+characters, on every database alike.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from backend.store.repository import TableRecord
+from backend.textcheck import GameName, PlayerName, SeatId, TableTitle
 
 
 class ErrorOut(BaseModel):
@@ -21,7 +24,7 @@ class ErrorOut(BaseModel):
 
 class PlayerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=64)
+    name: PlayerName
 
 
 class PlayerOut(BaseModel):
@@ -40,17 +43,17 @@ class GameOut(BaseModel):
 
 class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(min_length=1, max_length=64)
+    game: GameName
     options: dict[str, Any] = Field(default_factory=dict)
     visibility: Literal["public", "unlisted"] = "public"
-    title: str | None = Field(default=None, max_length=128)
+    title: TableTitle | None = None
     turn_clock_seconds: float | None = Field(default=None, ge=5, le=86400)
     prompt_timeout_seconds: float | None = Field(default=None, ge=1, le=86400)
 
 
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: str = Field(min_length=1, max_length=64)
+    seat: SeatId
 
 
 class SeatOut(BaseModel):
@@ -153,10 +156,16 @@ def table_out(record: TableRecord, connected: frozenset[str] = frozenset(), spec
         ],
         spectators=spectators,
         seq=record.seq,
-        created_at=record.created_at,
+        created_at=_utc(record.created_at),
         commitment=record.commitment,
         outcome=record.outcome,
         rules_version=record.rules_version,
         turn_clock_seconds=record.turn_clock_seconds,
         prompt_timeout_seconds=record.prompt_timeout_seconds,
     )
+
+
+def _utc(moment: datetime) -> datetime:
+    """Stored times are UTC; SQLite hands them back without their zone, and the OpenAPI
+    ``date-time`` (RFC 3339) needs one."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -1,7 +1,9 @@
 """WebSocket messages (docs/protocol.md).
 
 Incoming messages are validated by pydantic; a message that fails gets an
-``error`` answer and the connection stays usable.  Outgoing messages are built
+``error`` answer and the connection stays usable.  Chat text is one line of text and an
+``action_id`` a short token of ``[A-Za-z0-9_.-]`` (never ``:``, the server's own ids have it),
+both by the shared types of backend/textcheck.py.  Outgoing messages are built
 by the small functions below (plain dicts, serialized once per audience).
 """
 
@@ -11,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from backend.textcheck import ActionId, ChatText
 
 
 class _Message(BaseModel):
@@ -26,13 +30,13 @@ class Hello(_Message):
 class Act(_Message):
     type: Literal["act"]
     seq: int = Field(ge=0)
-    action_id: str = Field(min_length=1, max_length=128)
+    action_id: ActionId
     action: dict[str, Any]
 
 
 class Chat(_Message):
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=500)
+    text: ChatText
 
 
 class Ping(_Message):

@@ -36,7 +36,9 @@ class DornGame:
         """What a host chooses (the JSON-schema subset of docs/protocol.md items 4-5): 5 of the
         9 heroes, how they are shared among 1-5 hero seats (the lobby's seat-split widget), and
         whether surrender is allowed.  The engine limits of content 5.12 (``round_limit``,
-        ``phase_action_limit``, ``take_back_limit``) are for simulations and are not offered."""
+        ``phase_action_limit``, ``take_back_limit``) and ``hero_seats`` (a round-robin split) are
+        for simulations: they are not offered, but ``x-engine`` states their bounds, because the
+        server accepts no option its game's schema does not describe (backend/engine/options.py)."""
         default = setup.normalize_options({})
         names = {h: HEROES[h]["name"] for h in TIE_BREAK}
         return {
@@ -74,6 +76,13 @@ class DornGame:
                 },
             },
             "required": ["heroes", "split"],
+            "x-engine": {
+                **{
+                    key: {"type": ["integer", "null"], "minimum": 1, "maximum": top}
+                    for key, top in setup.ENGINE_LIMITS.items()
+                },
+                "hero_seats": {"type": "integer", "minimum": 1, "maximum": setup.MAX_HERO_SEATS},
+            },
         }
 
     def seats(self, options: Mapping[str, Any]) -> list[SeatInfo]:

@@ -30,12 +30,19 @@ HEROES_PER_GAME: int = RULES["heroes_per_game"]
 MAX_HERO_SEATS: int = RULES["max_hero_seats"]
 
 
+# The engine limits of content 5.12 and their largest values.  Simulations use 200, 40 and 1;
+# the bounds keep a table's options encodable (a round_limit of 2**70 was accepted and then
+# broke every welcome) and are what options_schema publishes.
+ENGINE_LIMITS: dict[str, int] = {"round_limit": 1000, "phase_action_limit": 1000, "take_back_limit": 100}
+
+
 def _limit(options: Mapping[str, Any], key: str) -> int | None:
     value = options.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidOptions("bad_option", f"'{key}' must be a positive whole number or null.")
+    top = ENGINE_LIMITS[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+        raise InvalidOptions("bad_option", f"'{key}' must be a whole number from 1 to {top}, or null.")
     return value
 
 
