@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core import Action, Game, Outcome, Seat
+from .core import Action, Game, Outcome, Seat, SimSteering
 from .replay import state_hash
 from .rng import Rng, seed_from_int
 
@@ -57,7 +57,7 @@ def play_random(
     opts = game.normalize_options(options)
     state = game.initial_state(seed_from_int(seed), opts)
     rng = driver_rng(seed)
-    steer = getattr(game, "sim_choice", None)
+    steer = game.sim_choice if isinstance(game, SimSteering) else None
     record = Playout(seed=seed, options=opts)
     for _ in range(max_actions):
         outcome = game.outcome(state)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from .core import Action, Event, Game, Seat
+from .core import Action, Event, Game, Seat, Transition
+
+S = TypeVar("S")
 
 
 def canonical_json(data: Any) -> str:
@@ -19,19 +22,25 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def state_hash(game: Game, state: Any) -> str:
+def hash_and_text(game: Game[S], state: S) -> tuple[str, str]:
+    """The state's canonical JSON (a snapshot) and its hash, computed once for both."""
+    text = canonical_json(game.encode_state(state))
+    return hashlib.sha256(text.encode()).hexdigest(), text
+
+
+def state_hash(game: Game[S], state: S) -> str:
     """A stable hash of a state, equal across processes, machines and replays."""
-    return hashlib.sha256(canonical_json(game.encode_state(state)).encode()).hexdigest()
+    return hash_and_text(game, state)[0]
 
 
 def replay(
-    game: Game,
+    game: Game[S],
     seed: bytes,
     options: Mapping[str, Any],
     actions: Iterable[tuple[Seat, Action]],
     *,
     collect_events: bool = False,
-) -> tuple[Any, list[list[Event]]]:
+) -> tuple[S, list[list[Event]]]:
     """Apply ``actions`` in order from the initial state.
 
     Every action is validated again, so a corrupted log fails loudly with
@@ -46,3 +55,81 @@ def replay(
         if collect_events:
             events.append(list(transition.events))
     return state, events
+
+
+class Logged(Protocol):
+    """One entry of an action log: the store's rows and a record's entries both fit."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seat(self) -> Seat: ...
+    @property
+    def action(self) -> Action: ...
+    @property
+    def state_hash(self) -> str | None: ...
+
+
+class LogEntry(NamedTuple):
+    """A ``Logged`` made from plain values (a record's JSON entry)."""
+
+    seq: int
+    seat: Seat
+    action: Action
+    state_hash: str | None
+
+
+class ReplayMismatch(Exception):
+    """The log does not replay (at ``seq``): see the two kinds below."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.seq = seq
+        self.message = message
+
+
+class LogGap(ReplayMismatch):
+    """The log's seqs do not follow one another."""
+
+
+class HashMismatch(ReplayMismatch):
+    """The state after an action differs from the hash the log recorded for it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed(Generic[S]):
+    seq: int
+    seat: Seat
+    action: Action
+    transition: Transition[S]
+    # The state hash after this action: where the log recorded one (then checked equal),
+    # or after every action when the caller asks for them all.
+    digest: str | None
+
+    @property
+    def state(self) -> S:
+        return self.transition.state
+
+
+def replay_log(
+    game: Game[S], state: S, log: Iterable[Logged], *, after: int = 0, every_hash: bool = False
+) -> Iterator[Replayed[S]]:
+    """The one replay-and-check loop: apply each logged action from ``state`` (the state at seq
+    ``after``), checking that seqs follow one another and that every recorded hash matches.
+
+    Yields each step as it is applied, so a caller can stop, advance a live table or collect
+    views on the way.  Raises ReplayMismatch at the first step that does not check, and lets
+    the game's IllegalAction through (a log of an action the rules refuse is corrupt too).
+    """
+    seq = after
+    for entry in log:
+        if entry.seq != seq + 1:
+            raise LogGap(seq + 1, f"the action log jumps from {seq} to {entry.seq}")
+        transition = game.apply(state, entry.seat, entry.action)
+        state, seq = transition.state, entry.seq
+        digest = None
+        if every_hash or entry.state_hash is not None:
+            digest = state_hash(game, state)
+            if entry.state_hash is not None and digest != entry.state_hash:
+                raise HashMismatch(seq, f"the state after seq {seq} differs from its recorded hash")
+        yield Replayed(seq, entry.seat, entry.action, transition, digest)

@@ -13,35 +13,33 @@ server rebuilds every table at its last committed seq.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from backend.engine.core import Event, Game, IllegalAction, Transition, check_action_shape
-from backend.engine.replay import canonical_json
+from backend.config import Settings
+from backend.engine.core import Event, Game, IllegalAction, PromptSeats, Transition, check_action_shape
+from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, replay_log
 from backend.lobby.schemas import table_out
 from backend.store.repository import (
     ActionWrite,
     Conflict,
     LoggedEvent,
     PlayLoad,
+    Repository,
     TableRecord,
     Unsavable,
     constant_time_equal,
     token_hash,
 )
+from backend.store.writer import CommitWriter
 
 from . import protocol
 from .hub import CLOSE_BAD_TOKEN, Connection
 from .timers import seat_deadlines
-
-if TYPE_CHECKING:
-    from .tables import Tables
 
 log = logging.getLogger("dragontable.play")
 
@@ -50,8 +48,32 @@ class BadToken(Exception):
     pass
 
 
-class TableBroken(Exception):
-    """The stored log does not replay to its recorded hashes (never silently 'fixed')."""
+class TableHost(Protocol):
+    """What a table's runtime is given by the worker that holds it (play/tables.py's
+    ``Tables``), as boardgame.io's master is given its storage and transport: the runtime
+    never knows who owns it."""
+
+    settings: Settings
+    repo: Repository
+    writer: CommitWriter
+
+    async def build(self, table_id: str) -> tuple[PlayLoad, Any, int]:
+        """The table's stored record and its state rebuilt at its last committed seq."""
+        ...
+
+    def publish(self, table_id: str, message: dict[str, Any]) -> None:
+        """Tell the other workers (nothing when there are none)."""
+        ...
+
+    def replicated(self) -> bool:
+        """Whether other workers replay this worker's tables."""
+        ...
+
+    def evict_if_idle(self, table_id: str) -> None: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` as a task that is held until it ends."""
+        ...
 
 
 @dataclass(slots=True)
@@ -63,58 +85,15 @@ class Applied:
     events: tuple[Event, ...]
 
 
-def hash_and_text(game: Game, state: Any) -> tuple[str, str]:
-    """The state's canonical JSON and its hash (== replay.state_hash)."""
-    text = canonical_json(game.encode_state(state))
-    return hashlib.sha256(text.encode()).hexdigest(), text
-
-
-def build_state(game: Game, load: PlayLoad, all_actions: Any) -> tuple[Any, int]:
-    """Snapshot (if its hash checks) + replay of later actions; verifies the final hash.
-
-    ``all_actions`` is called to fetch the whole log when the snapshot is unusable.
-    """
-    table = load.table
-    if table.status == "open" or table.seed_hex is None:
-        return None, 0
-    state = None
-    actions = load.actions
-    base = 0
-    if load.snapshot_state is not None and load.snapshot_seq is not None:
-        if hashlib.sha256(load.snapshot_state.encode()).hexdigest() == load.snapshot_hash:
-            decoded = game.decode_state(json.loads(load.snapshot_state))
-            if hash_and_text(game, decoded)[0] == load.snapshot_hash:
-                state, base = decoded, load.snapshot_seq
-        if state is None:
-            log.warning(
-                "table %s: snapshot %s unusable, replaying the whole log", table.id, load.snapshot_seq
-            )
-            actions = all_actions()
-    if state is None:
-        state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
-    if not base and table.initial_hash is not None and hash_and_text(game, state)[0] != table.initial_hash:
-        raise TableBroken(f"table {table.id}: the setup does not match its recorded hash")
-    for logged in actions:
-        if logged.seq != base + 1:
-            raise TableBroken(f"table {table.id}: action log jumps from {base} to {logged.seq}")
-        state = game.apply(state, logged.seat, logged.action).state
-        base = logged.seq
-        # Every proof point on the way is checked, not only the last one.
-        if logged.state_hash is not None and hash_and_text(game, state)[0] != logged.state_hash:
-            raise TableBroken(f"table {table.id}: replay does not match the recorded hash at seq {base}")
-    if base != table.seq:
-        raise TableBroken(f"table {table.id}: log ends at {base}, table says {table.seq}")
-    return state, base
-
-
 class TableRuntime:
-    def __init__(self, tables: Tables, game: Game, load: PlayLoad, state: Any, seq: int) -> None:
+    def __init__(self, tables: TableHost, game: Game[Any], load: PlayLoad, state: Any, seq: int) -> None:
         self.tables = tables
         self.settings = tables.settings
         self.game = game
         self.record: TableRecord = load.table
         self.id = self.record.id
         self.static = game.static_info(self.record.options)
+        self._prompt_seats = game.prompt_seats if isinstance(game, PromptSeats) else None
         self.state = state
         self.seq = seq
         self.action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
@@ -194,22 +173,11 @@ class TableRuntime:
         return [e.as_dict() for e in events if e.visible_to(seat)]
 
     def welcome(self, seat: str | None, missed: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "type": "welcome",
-            "table": self.table_dict(),
-            "seat": seat,
-            "seq": self.seq,
-            "static": self.static,
-            "view": self._view(seat),
-            "legal": self._legal(seat),
-            "to_act": sorted(self.to_act),
-            "deadline": self._deadline(),
-            "missed": missed,
-        }
+        return protocol.welcome(self.table_dict(), seat, self.seq, self.static, self._view(seat),
+                                self._legal(seat), sorted(self.to_act), self._deadline(), missed)  # fmt: skip
 
     def finished_message(self) -> dict[str, Any]:
-        # The seed is revealed only here, once the game is over.
-        return {"type": "finished", "outcome": self.record.outcome, "seed": self.record.seed_hex}
+        return protocol.finished(self.record.outcome, self.record.seed_hex)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         text = protocol.dumps(message)
@@ -281,13 +249,7 @@ class TableRuntime:
             )
 
     def chat(self, conn: Connection, text: str) -> None:
-        message = {
-            "type": "chat",
-            "from": conn.name,
-            "seat": conn.seat,
-            "text": text,
-            "at": round(time.time(), 3),
-        }
+        message = protocol.chat(conn.name, conn.seat, text, time.time())
         self.broadcast(message)
         self.tables.publish(self.id, {"kind": "chat", "message": message})
 
@@ -311,14 +273,9 @@ class TableRuntime:
         return out
 
     def _missed_entry(self, applied: Applied, seat: str | None) -> dict[str, Any]:
-        return {
-            "type": "update",
-            "seq": applied.seq,
-            "events": self._events_for(applied.events, seat),
-            "by": applied.by,
-            "action_id": applied.action_id,
-            "auto": applied.auto,
-        }
+        return protocol.missed_update(
+            applied.seq, self._events_for(applied.events, seat), applied.by, applied.action_id, applied.auto
+        )
 
     # -- the master ---------------------------------------------------------
     async def act(self, conn: Connection, msg: protocol.Act) -> None:
@@ -498,35 +455,26 @@ class TableRuntime:
         for conn in list(self.connections):
             text = texts.get(conn.seat)
             if text is None:
+                events = shared_events if shared_events is not None else self._events_for(applied.events, conn.seat)
                 text = protocol.dumps(
-                    {
-                        "type": "update",
-                        "seq": applied.seq,
-                        "events": (shared_events if public else self._events_for(applied.events, conn.seat)),
-                        "view": self._view(conn.seat),
-                        "legal": self._legal(conn.seat),
-                        "to_act": to_act,
-                        "deadline": deadline,
-                        "by": applied.by,
-                        "action_id": applied.action_id,
-                        "auto": applied.auto,
-                    }
-                )
+                    protocol.update(applied.seq, events, applied.by, applied.action_id, applied.auto,
+                                    self._view(conn.seat), self._legal(conn.seat), to_act, deadline)
+                )  # fmt: skip
                 texts[conn.seat] = text
             conn.send_text(text)
 
     async def _catch_up(self) -> None:
         """Apply actions other workers committed (called with the lock held)."""
+        if self.state is None:
+            return
         rows = await asyncio.to_thread(self.tables.repo.actions_after, self.id, self.seq)
-        for row in rows:
-            if row.seq != self.seq + 1 or self.state is None:
-                break
-            transition = self.game.apply(self.state, row.seat, row.action)
-            if row.state_hash is not None and hash_and_text(self.game, transition.state)[0] != row.state_hash:
-                log.error("table %s: replica diverged at seq %s; reloading", self.id, row.seq)
-                await self._reload()
-                return
-            self._advance(transition, row.seat, row.action_id, row.by_timeout)
+        try:
+            for step in replay_log(self.game, self.state, rows, after=self.seq):
+                row = rows[step.seq - rows[0].seq]
+                self._advance(step.transition, row.seat, row.action_id, row.by_timeout)
+        except (ReplayMismatch, IllegalAction) as exc:
+            log.error("table %s: replica diverged (%s); reloading", self.id, exc)
+            await self._reload()
 
     async def _reload(self) -> None:
         load, state, seq = await self.tables.build(self.id)
@@ -547,18 +495,15 @@ class TableRuntime:
             if seq > self.seq + 1:
                 await self._catch_up()
                 return
+            # Replicating workers hash every action (``_proof_point``): one without is not trusted.
+            entry = LogEntry(seq, msg["seat"], msg["action"], msg.get("hash") or "")
             try:
-                transition = self.game.apply(self.state, msg["seat"], msg["action"])
-            except Exception:
-                log.exception("table %s: remote action does not apply; reloading", self.id)
+                [step] = replay_log(self.game, self.state, [entry], after=self.seq)
+            except Exception as exc:
+                log.error("table %s: remote action %s does not replay (%s); reloading", self.id, seq, exc)
                 await self._reload()
                 return
-            expected = msg.get("hash")
-            if expected is None or hash_and_text(self.game, transition.state)[0] != expected:
-                log.error("table %s: remote action hash differs; reloading", self.id)
-                await self._reload()
-                return
-            self._advance(transition, msg["seat"], msg["action_id"], bool(msg.get("auto")))
+            self._advance(step.transition, msg["seat"], msg["action_id"], bool(msg.get("auto")))
 
     def remote_presence(self, origin: str, spectators: int, connected: list[str]) -> None:
         self.remote[origin] = (int(spectators), frozenset(connected))
@@ -591,7 +536,7 @@ class TableRuntime:
                 for conn in list(self.connections):
                     conn.send(self.welcome(conn.seat, []))
             else:
-                self.broadcast({"type": "table", "table": self.table_dict()})
+                self.broadcast(protocol.table(self.table_dict()))
 
     # -- timers -------------------------------------------------------------
     def _refresh_to_act(self, actor: str | None) -> None:
@@ -611,9 +556,8 @@ class TableRuntime:
         if not self.live or not (connected or spectators):
             self.deadlines = {}
             return
-        prompt_seats = getattr(self.game, "prompt_seats", None)
-        if prompt_seats is not None:
-            prompted = frozenset(prompt_seats(self.state))
+        if self._prompt_seats is not None:
+            prompted = frozenset(self._prompt_seats(self.state))
         else:
             prompted = self.to_act if len(self.to_act) > 1 else frozenset()
         self.deadlines = seat_deadlines(

@@ -93,3 +93,56 @@ def rejected(action_id: str, code: str, message: str, seq: int) -> dict[str, Any
 
 def presence(spectators: int, connected: list[str]) -> dict[str, Any]:
     return {"type": "presence", "spectators": spectators, "connected": connected}
+
+
+def pong() -> dict[str, Any]:
+    return {"type": "pong"}
+
+
+def welcome(
+    table: dict[str, Any],
+    seat: str | None,
+    seq: int,
+    static: dict[str, Any],
+    view: dict[str, Any] | None,
+    legal: list[dict[str, Any]],
+    to_act: list[str],
+    deadline: float | None,
+    missed: list[dict[str, Any]],
+) -> dict[str, Any]:
+    return {"type": "welcome", "table": table, "seat": seat, "seq": seq, "static": static, "view": view,
+            "legal": legal, "to_act": to_act, "deadline": deadline, "missed": missed}  # fmt: skip
+
+
+def missed_update(seq: int, events: list[dict[str, Any]], by: str, action_id: str, auto: bool) -> dict[str, Any]:
+    """An update as the ``missed`` list of a welcome carries it: no view (the welcome's is current)."""
+    return {"type": "update", "seq": seq, "events": events, "by": by, "action_id": action_id, "auto": auto}
+
+
+def update(
+    seq: int,
+    events: list[dict[str, Any]],
+    by: str,
+    action_id: str,
+    auto: bool,
+    view: dict[str, Any] | None,
+    legal: list[dict[str, Any]],
+    to_act: list[str],
+    deadline: float | None,
+) -> dict[str, Any]:
+    return {**missed_update(seq, events, by, action_id, auto),
+            "view": view, "legal": legal, "to_act": to_act, "deadline": deadline}  # fmt: skip
+
+
+def finished(outcome: dict[str, Any] | None, seed_hex: str | None) -> dict[str, Any]:
+    """The end of the game; the seed is revealed only here."""
+    return {"type": "finished", "outcome": outcome, "seed": seed_hex}
+
+
+def chat(name: str, seat: str | None, text: str, at: float) -> dict[str, Any]:
+    return {"type": "chat", "from": name, "seat": seat, "text": text, "at": round(at, 3)}
+
+
+def table(table_dict: dict[str, Any]) -> dict[str, Any]:
+    """Seats or status changed (join, leave)."""
+    return {"type": "table", "table": table_dict}

@@ -1,4 +1,5 @@
-"""Game records (the export) and their verification (``python -m backend verify``).
+"""Game records (the export), their verification (``python -m backend verify``), and the
+state a live table is rebuilt at from its stored log.
 
 A record holds everything needed to re-derive the game: options, seats, every
 action with the hash of the state after it, the commitment and, once the game
@@ -10,19 +11,67 @@ function of the seed, see engine/rng.py).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+import json
+import logging
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from backend.engine.core import Game, IllegalAction
 from backend.engine.registry import UnknownGame, get_game
-from backend.engine.replay import state_hash
-from backend.store.repository import LoggedAction, TableRecord
+from backend.engine.replay import (
+    HashMismatch,
+    LogEntry,
+    LogGap,
+    ReplayMismatch,
+    hash_and_text,
+    replay_log,
+    state_hash,
+)
+from backend.store.repository import LoggedAction, PlayLoad, TableRecord
 
 FORMAT = "dragontable-record/1"
+log = logging.getLogger("dragontable.play")
 
 
 class RecordBroken(Exception):
     """The stored log does not replay to one of its recorded hashes."""
+
+
+class TableBroken(Exception):
+    """The stored log does not replay to its recorded hashes (never silently 'fixed')."""
+
+
+def build_state(game: Game[Any], load: PlayLoad, all_actions: Callable[[], list[LoggedAction]]) -> tuple[Any, int]:
+    """Snapshot (if its hash checks) + replay of later actions, checking every recorded hash.
+
+    ``all_actions`` is called to fetch the whole log when the snapshot is unusable.
+    """
+    table = load.table
+    if table.status == "open" or table.seed_hex is None:
+        return None, 0
+    state = None
+    actions = load.actions
+    base = 0
+    if load.snapshot_state is not None and load.snapshot_seq is not None:
+        if hashlib.sha256(load.snapshot_state.encode()).hexdigest() == load.snapshot_hash:
+            decoded = game.decode_state(json.loads(load.snapshot_state))
+            if hash_and_text(game, decoded)[0] == load.snapshot_hash:
+                state, base = decoded, load.snapshot_seq
+        if state is None:
+            log.warning("table %s: snapshot %s unusable, replaying the whole log", table.id, load.snapshot_seq)
+            actions = all_actions()
+    if state is None:
+        state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+        if table.initial_hash is not None and state_hash(game, state) != table.initial_hash:
+            raise TableBroken(f"table {table.id}: the setup does not match its recorded hash")
+    try:
+        for step in replay_log(game, state, actions, after=base):
+            state, base = step.state, step.seq
+    except ReplayMismatch as exc:
+        raise TableBroken(f"table {table.id}: {exc.message}") from None
+    if base != table.seq:
+        raise TableBroken(f"table {table.id}: log ends at {base}, table says {table.seq}")
+    return state, base
 
 
 def action_hashes(game: Game, table: TableRecord, actions: list[LoggedAction]) -> list[str]:
@@ -36,14 +85,10 @@ def action_hashes(game: Game, table: TableRecord, actions: list[LoggedAction]) -
     if table.seed_hex is None:
         raise RecordBroken(f"table {table.id} has actions but no seed")
     state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
-    out = []
-    for a in actions:
-        state = game.apply(state, a.seat, a.action).state
-        digest = state_hash(game, state)
-        if a.state_hash is not None and a.state_hash != digest:
-            raise RecordBroken(f"table {table.id}: the log does not replay to its hash at seq {a.seq}")
-        out.append(digest)
-    return out
+    try:
+        return [step.digest for step in replay_log(game, state, actions, every_hash=True)]  # type: ignore[misc]
+    except ReplayMismatch as exc:
+        raise RecordBroken(f"table {table.id}: the log does not replay to its hash at seq {exc.seq}") from None
 
 
 def build_record(
@@ -100,17 +145,15 @@ def replay_views(game: Game, table: TableRecord, actions: list[LoggedAction]) ->
         {"seq": 0, "seat": None, "action": None, "events": [],
          "view": game.view(state, None, reveal=True), "to_act": sorted(game.to_act(state))}
     ]  # fmt: skip
-    for a in actions:
-        transition = game.apply(state, a.seat, a.action)
-        state = transition.state
+    for step in replay_log(game, state, actions):
         frames.append(
             {
-                "seq": a.seq,
-                "seat": a.seat,
-                "action": a.action,
-                "events": [e.as_dict() for e in transition.events],
-                "view": game.view(state, None, reveal=True),
-                "to_act": sorted(game.to_act(state)),
+                "seq": step.seq,
+                "seat": step.seat,
+                "action": step.action,
+                "events": [e.as_dict() for e in step.transition.events],
+                "view": game.view(step.state, None, reveal=True),
+                "to_act": sorted(game.to_act(step.state)),
             }
         )
     return frames
@@ -146,20 +189,24 @@ def verify_record(record: Mapping[str, Any]) -> str:
     state = game.initial_state(seed, options)
     if record.get("initial_hash") and state_hash(game, state) != record["initial_hash"]:
         raise VerifyFailed("the initial state (the setup dealt from the seed) does not match")
+    entries = [
+        # A missing hash is "" so that it is reported as a mismatch at its seq.
+        LogEntry(entry.get("seq"), entry["seat"], entry["action"], entry.get("hash") or "")
+        for entry in record.get("actions") or []
+    ]
     rolls_checked = 0
-    for expected_seq, entry in enumerate(record.get("actions") or [], start=1):
-        if entry.get("seq") != expected_seq:
-            raise VerifyFailed(f"actions are not consecutive at seq {expected_seq}")
-        try:
-            state = game.apply(state, entry["seat"], entry["action"]).state
-        except IllegalAction as exc:
-            raise VerifyFailed(f"seq {expected_seq}: the action is illegal ({exc.message})") from None
-        if state_hash(game, state) != entry.get("hash"):
-            raise VerifyFailed(
-                f"seq {expected_seq}: the state after this action differs from the record "
-                "(a roll or the action does not match the seed)"
-            )
-        rolls_checked += 1
+    try:
+        for step in replay_log(game, state, entries):
+            state, rolls_checked = step.state, step.seq
+    except LogGap as exc:
+        raise VerifyFailed(f"actions are not consecutive at seq {exc.seq}") from None
+    except HashMismatch as exc:
+        raise VerifyFailed(
+            f"seq {exc.seq}: the state after this action differs from the record "
+            "(a roll or the action does not match the seed)"
+        ) from None
+    except IllegalAction as exc:
+        raise VerifyFailed(f"seq {rolls_checked + 1}: the action is illegal ({exc.message})") from None
     final = state_hash(game, state)
     if record.get("final_hash") and final != record["final_hash"]:
         raise VerifyFailed("the final state hash does not match")

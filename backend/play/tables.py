@@ -13,7 +13,8 @@ from backend.store.repository import NotFound, PlayLoad, Repository
 from backend.store.writer import CommitWriter
 
 from .bus import Bus
-from .master import TableRuntime, build_state
+from .master import TableRuntime
+from .record import build_state
 
 log = logging.getLogger("dragontable.play")
 

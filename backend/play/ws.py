@@ -134,7 +134,7 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
             conn.send(protocol.error("bad_message", "That message could not be read."))
             continue
         if isinstance(msg, protocol.Ping):
-            conn.send({"type": "pong"})
+            conn.send(protocol.pong())
         elif isinstance(msg, protocol.Hello):
             if hello_done:
                 conn.send(protocol.error("already_hello", "You already said hello on this connection."))
