@@ -1,8 +1,54 @@
 // Fallback for a game without its own renderer: the view as readable text and
 // every listed action as a button, so any registered game is playable at once.
+// The renderer interface every game's module meets is described here, once.
 import { h, titleCase } from "../ui.js";
 import { fallbackActionLabel } from "./panels.js";
 
+/**
+ * What a game's module (games/<game>.js) gives the live table (table.js), the replay
+ * (replay.js) and board.js: `createRenderer({canvas, static, table})` returns a Renderer.
+ * `static` is welcome.static, `view` and `legal` are the server's, sent back verbatim.
+ * The members in [brackets] are optional: table.js probes for each before it uses it.
+ *
+ * @typedef {object} Renderer
+ * @property {() => void} resize Refit the canvas to its wrapper and the window, and redraw.
+ * @property {(view: object, opts: {legal?: object[], seat?: string|null, selection?: *}) => void} setState
+ *   Draw a view; `legal` are the shown seat's actions (none for a spectator or a replay).
+ * @property {(x: number, y: number, legal: object[], ctx: {selection: *, view: object}) => (object|{select: *}|{choose: object[], title?: string}|null)} actionAt
+ *   A board click (CSS px from the canvas' corner): an action to send, a selection to make, a choice to ask, or nothing.
+ * @property {(view: object, legal: object[], opts: {seat: string, selection: *}) => Plan} controls
+ * @property {(view: object, ctx: {table?: object, connected?: Set<string>, mine?: string[], active?: string|null, toAct?: string[]}) => Element} heroPanels
+ *   The panels under the board.
+ * @property {(view: object) => string} turnText The turn banner's line.
+ * @property {(ev: object) => (string|null)} describeEvent A log line for an event.
+ * @property {(events: object[]) => DiceRow[]} diceFromEvents The rolls in a batch of events, for the dice tray.
+ * @property {(view: object) => DiceRow[]} [diceFromView] Dice already on the table when one arrives.
+ * @property {(selection: *, legal: object[]) => *} [keepSelection] The selection kept across an update (else it is cleared).
+ * @property {(legal: object[]) => boolean} [owes] False when the listed actions are only optional ones: no "your turn", no hot-seat switch.
+ * @property {(view: object, seat: string) => boolean} [seatDone] A seat to leave out of "Waiting for" and the panels' due marks.
+ * @property {(x: number, y: number) => (string|null)} [tooltipAt] The board's tooltip.
+ * @property {(x: number, y: number) => boolean} [clickableAt] Whether the cursor is a pointer there.
+ * @property {(action: object) => string} [actionLabel] A button's words (the "which one?" dialog, the replay's log).
+ * @property {boolean} [noDice] The game rolls no dice: the table hides its dice tray.
+ * @property {(q: number, r: number) => {x: number, y: number}} [hexToPixel] A hex's centre (board.js exposes it on window.__dt for the e2e tests).
+ * @property {(id: string) => ({x: number, y: number}|null)} [spaceToPixel] A space's centre (exposed likewise).
+ * @property {(x: number, y: number) => {x: number, y: number}} [cellToPixel] A square cell's centre (exposed likewise).
+ */
+
+/**
+ * The controls for the shown seat. An item is a button: `{action, label}` sends the action,
+ * `{select, label}` changes the selection (`primary`, `ghost`, `selected`, `kind`, `title` style it);
+ * `prompt` opens a dialog of items (`dock: "side"` keeps the board visible).
+ *
+ * @typedef {object} Plan
+ * @property {string} hint
+ * @property {{title: string, items: object[]}[]} groups
+ * @property {{title: string, text?: string, items: object[], dock?: string}|null} prompt
+ */
+
+/** @typedef {{label: string, dice: number[], notes?: string[], tones?: string[]}} DiceRow A row of the dice tray (dice.js): faces, and a note and a tone per die. */
+
+/** @returns {Renderer} */
 export function createRenderer({ canvas }) {
   return new GenericRenderer(canvas);
 }
