@@ -4,17 +4,7 @@
 // backend/engine/hexgrid.py, so client and server agree on geometry.
 
 import { axialToOffset, fitLayout, hexRound, HexLayout, offsetToAxial } from "../../../frontend/js/hexlayout.js";
-
-const assert = {
-  ok(value, message = "expected a true value") {
-    if (!value) throw new Error(message);
-  },
-  deepEqual(actual, expected, message = "") {
-    const a = JSON.stringify(actual);
-    const b = JSON.stringify(expected);
-    if (a !== b) throw new Error(`${message} ${a} != ${b}`.trim());
-  },
-};
+import { assert } from "./assert.mjs";
 
 export const cases = [];
 const test = (name, fn) => cases.push([name, fn]);

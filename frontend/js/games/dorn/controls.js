@@ -1,0 +1,234 @@
+// Dorn's DOM side: the hero panels under the board (the Keeper's card, one card per hero, the
+// seat's Blessing) and the controls: the listed actions as board clicks, buttons and dialogs.
+import { h } from "../../ui.js";
+import { cardHeader, seatOf, statBar, tokenChip } from "../panels.js";
+import { heroColor } from "./figures.js";
+import { key } from "./layout.js";
+import { doneLabel } from "./names.js";
+import { actionCell, activeFigure, actorOf, actors as actorsOf, owes } from "./selection.js";
+
+function kv(label, value) {
+  return h("span", {}, `${label} `, h("b", {}, value));
+}
+
+/** The Keeper's card, every hero's card, and the Blessing strip (ctx: the table's seats and who acts). */
+export function heroPanels({ stat, names }, view, { mine = [], toAct = [], connected = new Set(), table, active = null } = {}) {
+  view = view || {};
+  const cards = [keeperCard({ stat, names }, view, { toAct, connected, table })];
+  const activeHeroes = active && view.seats && view.seats[active] ? view.seats[active] : [];
+  for (const [id, hero] of Object.entries(view.heroes || {})) {
+    const seat = { due: toAct.includes(hero.seat), mine: mine.includes(hero.seat), current: activeHeroes.includes(id) };
+    cards.push(heroCard({ stat, names }, view, id, hero, seat, { connected, table }));
+  }
+  return h("div", {}, h("div.hero-grid.hero-grid-dorn", {}, cards), blessingStrip(names, view));
+}
+
+/** Zorkal, the pool, the chamber, the Gate, the bag; the Ritual hand for the Keeper's own eyes. */
+function keeperCard({ stat, names }, view, { toAct, connected, table }) {
+  const z = view.zorkal || {};
+  const hand = view.ritual_hand;
+  return h(
+    `article.hero-card.keeper-card${Array.isArray(hand) ? ".with-hand" : ""}${toAct.includes("keeper") ? ".due" : ""}`,
+    { dataset: { seat: "keeper" } },
+    cardHeader(
+      h("span.token.token-keeper", {}, "♛"),
+      h("strong", {}, "Zorkal"),
+      seatOf(table, "keeper"),
+      connected,
+      toAct.includes("keeper") ? h("span.badge.badge-open", {}, "to act") : null,
+    ),
+    h(
+      "div.hero-stats",
+      {},
+      h("div.stat-line", {}, kv("Life", z.life ?? 0), kv("Lv", z.level ?? 1), kv("Blood", view.blood ?? 0)),
+      h("div.stat-line", {}, kv("Chamber", `${view.fill ?? 0}/${stat.chamber_fill_turns || 3}`), kv("Gate", view.gate_open ? "open" : "shut"), kv("Bag", view.bag ?? 0)),
+      Array.isArray(hand)
+        ? h(
+            "div.card-list",
+            { title: "Your Ritual hand (only you see it)" },
+            h("span.muted", {}, "Rituals: "),
+            hand.length ? hand.map((c) => h("span.card-chip.ritual", { title: `cost ${stat.rituals?.[c]?.cost ?? "?"}` }, `${names.cardName(c)} (${stat.rituals?.[c]?.cost ?? "?"})`)) : "none",
+          )
+        : h("div.small.muted", {}, `${view.ritual_hand_count ?? 0} Ritual cards in hand`),
+    ),
+  );
+}
+
+/** A hero's life, level, XP, what it has left in its step, its attacks, Artifacts and items. */
+function heroCard({ stat, names }, view, id, hero, { due, mine, current }, { connected, table }) {
+  const sheet = (stat.heroes || {})[id] || {};
+  const level = hero.level ?? 1;
+  const attacks = (sheet.basic || []).filter((a) => !a.levels || a.levels.includes(level));
+  const carried = Object.entries(view.artifacts || {}).filter(([, a]) => a.carrier === id).map(([aid]) => names.artifactName(aid));
+  const items = Array.isArray(hero.cards) ? hero.cards.map((c) => names.cardName(c)) : null;
+  const flags = [!hero.alive && "dead", hero.rot && "mummy rot", hero.rubble && "in rubble", hero.item_used && "item used"].filter(Boolean);
+  const stats = [kv("Lv", level), kv("XP", hero.xp ?? 0)];
+  if (view.phase === "H2") stats.push(kv("Move", hero.move_left ?? 0));
+  if (view.phase === "H3") stats.push(kv("Actions", hero.actions ?? 0));
+  if (view.phase === "K4P" || view.phase === "K4") stats.push(kv("Parries", hero.parries ?? 0));
+  return h(
+    `article.hero-card${due ? ".due" : ""}${mine ? ".mine" : ""}${current ? ".current" : ""}${hero.alive ? "" : ".dead"}`,
+    { dataset: { hero: id, seat: hero.seat } },
+    cardHeader(tokenChip(heroColor(id), names.heroName(id).slice(0, 2)), h("strong", { title: sheet.role || "" }, names.heroName(id)), seatOf(table, hero.seat), connected),
+    h(
+      "div.hero-stats",
+      {},
+      statBar("Life", hero.life, hero.max_life, "health"),
+      h("div.stat-line", {}, stats),
+      h("div.small.attacks", { title: attacks.map((a) => `${a.name}: ${a.class}, ${a.reach}${a.range ? ` ${a.range[level - 1]}` : ""}, damage ${a.damage}${a.life_cost ? `, costs ${a.life_cost} life` : ""}`).join("\n") }, attacks.map((a) => a.name).join(" · ") || "—"),
+      carried.length ? h("div.small.artifacts", {}, "◆ ", carried.join(", ")) : null,
+      items
+        ? h("div.small.items", {}, items.length ? `Items: ${items.join(", ")}` : h("span.muted", {}, "No items"))
+        : hero.card_count
+          ? h("div.small.items", {}, `${hero.card_count} item card${hero.card_count > 1 ? "s" : ""}`)
+          : null,
+      flags.length ? h("div.small.hero-flags", {}, flags.join(" · ")) : null,
+    ),
+  );
+}
+
+/** The seat's own Blessing (a hero seat), or every seat's (a replay), or nothing. */
+function blessingStrip(names, view) {
+  const blessing = view.my_blessing;
+  if (blessing === undefined && !view.blessings) return null;
+  return h(
+    "div.blessing-strip.small",
+    {},
+    blessing !== undefined
+      ? h("span", {}, "Your Blessing: ", blessing ? h("span.card-chip.blessing", {}, names.cardName(blessing)) : h("span.muted", {}, "played"))
+      : h("span", {}, "Blessings: ", Object.entries(view.blessings || {}).map(([s, c]) => `${s}: ${c ? names.cardName(c) : "played"}`).join(" · ")),
+  );
+}
+
+/** Turn the listed actions into {hint, groups, prompt}: board clicks, buttons, dialogs. */
+export function controls(names, view, legal, selection) {
+  const kit = planKit(names, view, legal);
+  return question(names, view, kit) || stepPlan(names, view, legal, selection, kit);
+}
+
+/** What the plans are made of: a button per action, the Done and give-up groups, and a plan that ends with them. */
+function planKit(names, view, legal) {
+  const item = (a, extra = {}) => ({ action: a, label: names.actionLabel(a, view), ...extra });
+  const done = legal.filter((a) => a.type === "done");
+  const giveUp = legal.filter((a) => a.type === "surrender" || a.type === "propose_surrender");
+  const doneGroup = done.length ? { title: "", items: done.map((a) => item(a, { primary: true })) } : null;
+  const giveUpGroup = giveUp.length ? { title: "", items: giveUp.map((a) => item(a, { ghost: true })) } : null;
+  return {
+    item,
+    done,
+    giveUpGroup,
+    byType: (t) => legal.filter((a) => a.type === t),
+    finish: (groups, hint, prompt = null) => ({ hint, groups: [...groups, doneGroup, giveUpGroup].filter(Boolean), prompt }),
+  };
+}
+
+/** A question asked of this seat (a surrender vote, the hidden monster, parries, its Blessing): a dialog; else null. */
+function question(names, view, { item, done, giveUpGroup, byType, finish }) {
+  if (byType("surrender_vote").length) {
+    const s = view.surrender || {};
+    return { hint: "Answer the surrender proposal.", groups: [], prompt: { title: "Surrender?", text: `${s.by || "A hero seat"} proposes that the heroes give up. Every other hero seat must accept.`, items: byType("surrender_vote").map((a) => item(a, { primary: !a.accept })) } };
+  }
+  if (byType("place_monster").length) {
+    const p = view.prompt || {};
+    const what = p.monster ? names.monsterName(p.monster) : "monster";
+    return finish([], `Click a lit cell next to ${p.finder ? names.heroName(p.finder) : "the hero"}.`, {
+      title: `A hidden ${what.toLowerCase()}!`,
+      text: `${p.finder ? names.heroName(p.finder) : "A hero"} found it in the treasure. Place it on a lit cell next to the hero (or pick one here).`,
+      items: byType("place_monster").map((a) => item(a)),
+      dock: "side",
+    });
+  }
+  if (byType("parry").length || (view.phase === "K4P" && done.length)) {
+    const attacks = view.attacks || [];
+    const list = attacks.map((at) => `${names.figureName(at.by, view)} → ${names.heroName(at.target)}${at.parried ? " (parried)" : ""}`);
+    return {
+      hint: "Choose the attacks your heroes parry.",
+      groups: giveUpGroup ? [giveUpGroup] : [],
+      prompt: {
+        title: "Parry!",
+        text: `The monsters attack: ${list.join("; ") || "—"}. Each hero parries up to its parries; every other attack hits.`,
+        items: [...byType("parry").map((a) => item(a, { primary: true })), ...done.map((a) => item(a))],
+        dock: "side",
+      },
+    };
+  }
+  if (byType("play_blessing").length) {
+    const card = view.my_blessing;
+    return finish([], "Play your Blessing now, or keep it.", {
+      title: `Your Blessing${card ? `: ${names.cardName(card)}` : ""}`,
+      text: "A Blessing is played once, on one of your heroes on the board. Keep it for a later turn with the step's Done button.",
+      items: [...byType("play_blessing").map((a) => item(a, { primary: true })), ...done.map((a) => item(a))],
+      dock: "side",
+    });
+  }
+  return null;
+}
+
+/** The step's own controls: the Blood step, summon kinds, the figures and what the picked one may do. */
+function stepPlan(names, view, legal, selection, { item, done, byType, finish }) {
+  // Done already: the step waits for the other hero seats; Done can be taken back meanwhile.
+  if (legal.length && !owes(legal)) {
+    return { hint: "You are done with this step; the other hero seats are still playing it.", groups: [{ title: "", items: legal.map((a) => item(a)) }], prompt: null };
+  }
+  const groups = [];
+  const blood = [...byType("level_zorkal"), ...byType("play_ritual")];
+  if (blood.length) groups.push({ title: `Blood step (pool ${view.blood ?? 0})`, items: blood.map((a) => item(a)) });
+
+  // Summoning: pick a kind (or click any lit cell).
+  const summons = legal.filter((a) => (a.type === "summon" || a.type === "summon_strong") && actionCell(a));
+  let hint = "";
+  if (summons.length) {
+    const kinds = [...new Set(summons.map((a) => (a.type === "summon_strong" ? "strong" : a.monster)))];
+    groups.push({
+      title: "Summon which monster?",
+      items: kinds.map((k) => ({
+        label: k === "strong" ? "Strong (from the bag)" : names.monsterName(k),
+        select: `mon:${k}`,
+        selected: selection === `mon:${k}`,
+        kind: "summon-kind",
+        title: "Light only its cells",
+      })),
+    });
+    const left = view.summon ? ` Allowance: ${view.summon.weak ?? 0} weak, ${view.summon.strong ?? 0} strong.` : "";
+    hint = `Click a lit cell to summon there.${left}`;
+  }
+
+  // Figures that can act: pick one on the board or here.
+  const actors = actorsOf(legal);
+  const fig = activeFigure(selection, legal);
+  if (actors.length) {
+    groups.push({
+      title: actors.length > 1 ? "Pick a figure (or click it on the board)" : "",
+      items: actors.map((id) => ({
+        label: names.figureShort(id, view),
+        select: `fig:${id}`,
+        selected: fig === id,
+        kind: "figure",
+        title: `Act with ${names.figureName(id, view)}`,
+      })),
+    });
+  }
+  if (fig) hint = figureControls(names, view, legal, fig, item, groups);
+  else if (actors.length) hint = hint || "Click one of your ringed figures, then a lit cell or a target.";
+  const rest = legal.filter((a) => !actorOf(a) && !actionCell(a) && !["done", "surrender", "propose_surrender", "level_zorkal", "play_ritual"].includes(a.type));
+  if (rest.length) groups.push({ title: "", items: rest.map((a) => item(a)) });
+  if (!hint) hint = done.length ? `${doneLabel(view.phase)} when you are ready.` : "";
+  return finish(groups, hint);
+}
+
+/** The picked figure's targets and other actions, added to `groups`; returns the hint for it. */
+function figureControls(names, view, legal, fig, item, groups) {
+  const mine = legal.filter((a) => actorOf(a) === fig);
+  const cellMoves = mine.filter((a) => actionCell(a));
+  const targets = mine.filter((a) => typeof a.target === "string");
+  const other = mine.filter((a) => !actionCell(a) && typeof a.target !== "string");
+  const tips = [];
+  if (cellMoves.length) tips.push(`click a lit cell (${new Set(cellMoves.map((a) => key(...actionCell(a)))).size} reachable)`);
+  if (targets.length) tips.push("click a ringed target");
+  // Attacks are clicked on the board (listed here too when few); other actions aimed at a
+  // figure are always buttons.
+  const shown = targets.filter((a) => a.type !== "attack" || targets.length <= 8);
+  if (shown.length) groups.push({ title: "Targets", items: shown.map((a) => item(a)) });
+  if (other.length) groups.push({ title: "Also", items: other.map((a) => item(a)) });
+  return `${names.figureName(fig, view)}: ${tips.join(", or ") || "choose below"}.`;
+}

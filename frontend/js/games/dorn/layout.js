@@ -1,0 +1,148 @@
+// Where things are on Dorn's labyrinth: the board as welcome.static.board describes it
+// (terrain rows + legend, special cells, zones), the square grid fitted to the canvas
+// (cell <-> pixel), the figures a view puts on it and where their tokens are drawn.
+// Pure (no DOM), so node tests it: tests/e2e/js/dorn_parts_cases.mjs.
+
+export const ZORKAL = "zorkal";
+
+// The status panel right of the labyrinth, in cells.
+const PANEL_CELLS = 6.4;
+
+export const key = (x, y) => `${x},${y}`;
+export const cellOf = (v) => (Array.isArray(v) && v.length === 2 ? v : null);
+export const sameCell = (a, b) => Boolean(a && b && a[0] === b[0] && a[1] === b[1]);
+
+/** Every figure on the board: {id, kind: hero|monster|zorkal|obstacle, cell, data}. */
+export function figures(view) {
+  const out = [];
+  if (!view) return out;
+  for (const [id, hero] of Object.entries(view.heroes || {})) {
+    if (cellOf(hero.cell)) out.push({ id, kind: "hero", cell: hero.cell, data: hero });
+  }
+  for (const [id, m] of Object.entries(view.monsters || {})) {
+    if (cellOf(m.cell)) out.push({ id, kind: "monster", cell: m.cell, data: m });
+  }
+  const z = view.zorkal;
+  if (z && cellOf(z.cell) && z.life > 0) out.push({ id: ZORKAL, kind: "zorkal", cell: z.cell, data: z });
+  for (const [id, o] of Object.entries(view.obstacles || {})) {
+    if (cellOf(o.cell)) out.push({ id, kind: "obstacle", cell: o.cell, data: o });
+  }
+  return out;
+}
+
+/** The labyrinth of `board` (welcome.static.board) on a grid of `cell` CSS pixels from (ox, oy). */
+export class DornLayout {
+  constructor(board = {}) {
+    this.width = board.width || 24;
+    this.height = board.height || 20;
+    this.rows = board.terrain || [];
+    this.legend = board.legend || {};
+    this.specials = board.specials || [];
+    this.markers = new Map(); // "x,y" -> special
+    for (const s of this.specials) this.markers.set(key(s.x, s.y), s);
+    this.partner = new Map(); // teleport pad -> its pair
+    const byId = new Map(this.specials.map((s) => [s.id, s]));
+    for (const s of this.specials) {
+      const pair = s.kind === "TP" && /pair=(\w+)/.exec(s.note || "");
+      const other = pair && byId.get(pair[1]);
+      if (other) this.partner.set(key(s.x, s.y), [other.x, other.y]);
+    }
+    this.zoneOf = new Map();
+    for (const [zone, cells] of Object.entries(board.zones || {})) {
+      if (zone === "trail") continue; // the Herbalist is also trail; its own zone wins
+      for (const [x, y] of cells) this.zoneOf.set(key(x, y), zone);
+    }
+    this.cell = 24;
+    this.ox = 0;
+    this.oy = 0;
+    this.cssWidth = 0;
+    this.cssHeight = 0;
+  }
+
+  /** Fit the board and its status panel into `avail` × `maxH` CSS pixels (a quarter-pixel cell, 12 at least). */
+  fit(avail, maxH) {
+    const cols = this.width + PANEL_CELLS + 0.6;
+    const rows = this.height + 0.4;
+    const cell = Math.max(12, Math.floor(Math.min(avail / cols, maxH / rows) * 4) / 4);
+    this.cell = cell;
+    this.ox = Math.round(cell * 0.2);
+    this.oy = Math.round(cell * 0.2);
+    this.cssWidth = Math.round(cell * cols);
+    this.cssHeight = Math.round(cell * rows);
+  }
+
+  /** Centre of cell (x, y) in CSS pixels from the canvas' top-left corner. */
+  cellToPixel(x, y) {
+    return { x: this.ox + (x + 0.5) * this.cell, y: this.oy + (y + 0.5) * this.cell };
+  }
+
+  pixelToCell(px, py) {
+    const x = Math.floor((px - this.ox) / this.cell);
+    const y = Math.floor((py - this.oy) / this.cell);
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return null;
+    return [x, y];
+  }
+
+  terrainAt(x, y) {
+    const ch = (this.rows[y] || "")[x];
+    return this.legend[ch] || "wall";
+  }
+
+  zoneAt(x, y) {
+    return this.zoneOf.get(key(x, y)) || this.terrainAt(x, y);
+  }
+
+  /** The status panel's box, right of the labyrinth. */
+  panelRect() {
+    const s = this.cell;
+    const x = this.ox + this.width * s + s * 0.4;
+    return { x, y: this.oy, w: this.cssWidth - x - s * 0.2, h: this.height * s };
+  }
+
+  /** Token centres and radii (CSS px) of `figs`; figures sharing a cell (heroes in Argos) spread out. */
+  tokenPositions(figs) {
+    const out = new Map();
+    const groups = new Map();
+    for (const f of figs) {
+      const k = key(...f.cell);
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(f);
+    }
+    const s = this.cell;
+    for (const list of groups.values()) {
+      const c = this.cellToPixel(...list[0].cell);
+      if (list.length === 1) {
+        out.set(list[0].id, { x: c.x, y: c.y, r: s * (list[0].kind === "zorkal" ? 0.46 : 0.38) });
+        continue;
+      }
+      const n = list.length;
+      const r = s * (n > 4 ? 0.19 : n > 2 ? 0.22 : 0.26);
+      list.forEach((f, i) => {
+        const angle = (2 * Math.PI * i) / n - Math.PI / 2;
+        const d = s * (n > 2 ? 0.25 : 0.22);
+        out.set(f.id, { x: c.x + d * Math.cos(angle), y: c.y + d * Math.sin(angle), r });
+      });
+    }
+    return out;
+  }
+
+  /** The id of the figure whose token is nearest (px, py) on that cell, or null on an empty cell. */
+  figureAt(figs, px, py) {
+    const cell = this.pixelToCell(px, py);
+    if (!cell) return null;
+    const pos = this.tokenPositions(figs);
+    const here = figs.filter((f) => sameCell(f.cell, cell));
+    if (!here.length) return null;
+    let best = here[0];
+    let bestD = Infinity;
+    for (const f of here) {
+      const p = pos.get(f.id);
+      const d = p ? (p.x - px) ** 2 + (p.y - py) ** 2 : Infinity;
+      if (d < bestD) {
+        bestD = d;
+        best = f;
+      }
+    }
+    return best.id;
+  }
+}

@@ -1,0 +1,131 @@
+// Which listed actions a Dorn player is pointing at. The client holds no rules: an action is
+// read generically by its fields (`hero`/`figure` = who acts, `to` or a `path` = a cell,
+// `target` = a figure). A selection is null, "fig:<id>" (a picked figure) or "mon:<type>"
+// (a summon kind, "mon:strong" for the bag). Pure (no DOM): legal actions and a selection in,
+// actions out; node tests it (tests/e2e/js/dorn_parts_cases.mjs).
+import { cellOf, key, sameCell } from "./layout.js";
+
+// Actions a seat may take but never owes (it stays among the seats that may act meanwhile).
+const OPTIONAL = new Set(["take_back_done"]);
+
+/** The cell an action points at: `to`, or the last cell of a `path`. */
+export function actionCell(a) {
+  if (cellOf(a.to)) return a.to;
+  if (Array.isArray(a.path) && a.path.length && cellOf(a.path[a.path.length - 1])) return a.path[a.path.length - 1];
+  return null;
+}
+
+/** Who acts in an action (a hero, a monster or Zorkal), or null. */
+export function actorOf(a) {
+  if (typeof a.hero === "string") return a.hero;
+  if (typeof a.figure === "string") return a.figure;
+  return null;
+}
+
+/** Figures the listed actions let this seat command. */
+export function actors(legal) {
+  const out = [];
+  for (const a of legal) {
+    const who = actorOf(a);
+    if (who && !out.includes(who)) out.push(who);
+  }
+  return out;
+}
+
+/** The selected figure: the picked one, or the only one that can act. */
+export function activeFigure(selection, legal) {
+  if (typeof selection === "string" && selection.startsWith("fig:")) return selection.slice(4);
+  const movers = actors(legal).filter((id) => legal.some((a) => actorOf(a) === id && (actionCell(a) || a.target)));
+  return movers.length === 1 ? movers[0] : null;
+}
+
+/** A seat whose only listed action is taking back its Done owes nothing (docs/rules/dorn.md). */
+export function owes(legal) {
+  return legal.some((a) => !OPTIONAL.has(a.type));
+}
+
+/** A hero seat that has sent Done for the open step (the view's `done`). */
+export function seatDone(view, seat) {
+  return Boolean(view && Array.isArray(view.done) && view.done.includes(seat));
+}
+
+/** The selection kept across an update while the listed actions still use it, else null. */
+export function keepSelection(selection, legal) {
+  if (typeof selection !== "string") return null;
+  if (selection.startsWith("fig:")) return legal.some((a) => actorOf(a) === selection.slice(4)) ? selection : null;
+  if (selection.startsWith("mon:")) {
+    const type = selection.slice(4);
+    return legal.some((a) => (type === "strong" ? a.type === "summon_strong" : a.monster === type)) ? selection : null;
+  }
+  return null;
+}
+
+/** Actions that point at a cell, for the active figure or (none picked) for no figure. */
+function cellActions(legal, selection) {
+  const fig = activeFigure(selection, legal);
+  const summonPick = typeof selection === "string" && selection.startsWith("mon:") ? selection.slice(4) : null;
+  return legal.filter((a) => {
+    if (!actionCell(a)) return false;
+    const who = actorOf(a);
+    if (who) return who === fig;
+    if (summonPick) return summonPick === "strong" ? a.type === "summon_strong" : a.monster === summonPick;
+    return !fig;
+  });
+}
+
+/** Actions that point at a figure (attacks, items on another hero), for the active figure. */
+function targetActions(legal, selection) {
+  const fig = activeFigure(selection, legal);
+  return legal.filter((a) => typeof a.target === "string" && (fig ? actorOf(a) === fig : true));
+}
+
+/** The lit cells: "x,y" -> the cell actions that end there. */
+export function litCells(legal, selection) {
+  const lit = new Map();
+  for (const a of cellActions(legal, selection)) {
+    const k = key(...actionCell(a));
+    if (!lit.has(k)) lit.set(k, []);
+    lit.get(k).push(a);
+  }
+  return lit;
+}
+
+/** The ringed figures: figure id -> the actions aimed at it. */
+export function targetedFigures(legal, selection) {
+  const targeted = new Map();
+  for (const a of targetActions(legal, selection)) {
+    if (!targeted.has(a.target)) targeted.set(a.target, []);
+    targeted.get(a.target).push(a);
+  }
+  return targeted;
+}
+
+/**
+ * What a click on `cell` (on the token of figure `clicked`, or null) means: a listed action,
+ * {select: "fig:<id>"}, {choose: [actions], title}, an unlisted move (so the player reads the
+ * server's reason), or null. `figureName(id)` titles the choices.
+ */
+export function clickAction(cell, clicked, legal, selection, figureName) {
+  const fig = activeFigure(selection, legal);
+  const pick = (list, title) => (list.length === 1 ? list[0] : list.length ? { choose: list, title } : null);
+  // A target figure first (attacks), then the cell (moves, summons, placements).
+  if (clicked && clicked !== fig) {
+    const onIt = targetActions(legal, selection).filter((a) => a.target === clicked);
+    const attacks = onIt.filter((a) => a.type === "attack");
+    const chosen = pick(attacks, `Attack ${figureName(clicked)} with…`);
+    if (chosen) return chosen;
+    // Anything else aimed at a figure (an item) is confirmed in a dialog, and a click on one's
+    // own figure picks it rather than spending an item on it (the item stays a button).
+    if (onIt.length && !actors(legal).includes(clicked)) return { choose: onIt, title: `On ${figureName(clicked)}?` };
+  }
+  const here = cellActions(legal, selection).filter((a) => sameCell(actionCell(a), cell));
+  const chosen = pick(here, `At (${cell[0]},${cell[1]})`);
+  if (chosen) return chosen;
+  if (clicked && actors(legal).includes(clicked)) return { select: `fig:${clicked}` };
+  if (fig) {
+    // An unlisted cell for a moving figure: ask anyway, so the player reads the rule that forbids it.
+    const template = legal.find((a) => actorOf(a) === fig && cellOf(a.to) && !a.card);
+    if (template && !clicked) return { ...template, to: cell };
+  }
+  return null;
+}
