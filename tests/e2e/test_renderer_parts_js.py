@@ -1,4 +1,4 @@
-"""The pure parts of the board renderers (frontend/js/games/<game>/layout.js, names.js and
+"""The pure parts of the two board renderers (frontend/js/games/<game>/layout.js, names.js and
 selection.js) against the real engines: their static info and views and legal actions from
 random games. Pixel <-> cell round trips and hit tests, token positions, a label for every
 listed action, and which listed action a click stands for.
@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from backend.engine.rng import Rng, seed_from_int
+from backend.games.dorasure.game import GAME as DORASURE
 from backend.games.dorn.game import GAME as DORN
 
 from .helpers import repo_page
@@ -25,7 +27,7 @@ from .helpers import repo_page
 pytestmark = pytest.mark.e2e
 
 JS_DIR = Path(__file__).parent / "js"
-CASES = {"dorn": 14}
+CASES = {"dorn": 14, "dorasure": 10}
 
 
 def _dorn_fixture() -> dict[str, Any]:
@@ -58,7 +60,37 @@ def _dorn_fixture() -> dict[str, Any]:
     return {"static": DORN.static_info(options), "samples": samples}
 
 
-FIXTURES = {"dorn": _dorn_fixture}
+def _dorasure_fixture() -> dict[str, Any]:
+    """The map and catalogues (Fang lands in play), and the first view and legal list of each action type
+    in a game played by the engine's own steering, with the events that led to it."""
+    options = DORASURE.normalize_options(
+        {"heroes": ["samurai", "werewolf", "shaman", "minstrel"], "fang": True}
+    )
+    state = DORASURE.initial_state(bytes([2]) * 32, options)
+    steer = Rng(seed_from_int(5))
+    pick = random.Random(11)
+    samples: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    events: list[dict[str, Any]] = []
+    for _ in range(1500):
+        seats = sorted(DORASURE.to_act(state))
+        if not seats or DORASURE.outcome(state) is not None:
+            break
+        seat = pick.choice(seats)
+        legal = DORASURE.legal_actions(state, seat)
+        kinds = {a["type"] for a in legal} - seen
+        if kinds:
+            seen |= kinds
+            samples.append(
+                {"seat": seat, "view": DORASURE.view(state, seat), "legal": legal, "events": events}
+            )
+        transition = DORASURE.apply(state, seat, DORASURE.sim_choice(state, seat, legal, steer))
+        state = transition.state
+        events = [e.as_dict() for e in transition.events]
+    return {"static": DORASURE.static_info(options), "samples": samples}
+
+
+FIXTURES = {"dorn": _dorn_fixture, "dorasure": _dorasure_fixture}
 
 
 @functools.cache

@@ -1,0 +1,400 @@
+// Dorasure's map under the heroes: every hex in its terrain's colour and glyph, Fang sites,
+// the City's shared rim and the place names, then from the view the Fang land tiles, the
+// quest tiles with their flags, the path walked this turn and the hexes the actions light.
+import { titleCase } from "../../ui.js";
+import { paintTile } from "../canvas.js";
+import { heroesOf, mountainsOf } from "./layout.js";
+
+// Terrain look: a colour AND a glyph/pattern, so nothing depends on colour alone.
+export const TERRAIN_STYLE = {
+  plains: { fill: "#c5d98a", ink: "#6f8a35", label: "Plains (die 3+)" },
+  forest: { fill: "#3f7d4a", ink: "#1f4a28", label: "Forest (die 5+)" },
+  mountain: { fill: "#8c8177", ink: "#4f4640", label: "Mountain (never enterable)" },
+  road: { fill: "#d9bf8c", ink: "#8f7243", label: "Road (any die)" },
+  city: { fill: "#b7b9c9", ink: "#4d5068", label: "The City (any die, rest +2)" },
+  village: { fill: "#e9b46c", ink: "#8a4f1d", label: "Village (any die, rest +2)" },
+  lake: { fill: "#5b9bd0", ink: "#dcefff", label: "Western Lake (any die)" },
+  razed: { fill: "#6b5a55", ink: "#f08a4b", label: "Razed Belk (road-type)" },
+};
+
+// Each terrain's glyph (function declarations are hoisted, so the table can come first).
+const GLYPHS = {
+  plains: glyphGrass,
+  forest: glyphTrees,
+  mountain: glyphPeaks,
+  road: glyphRoad,
+  city: glyphTowers,
+  village: glyphHouses,
+  lake: glyphWaves,
+  razed: glyphRuins,
+};
+
+/** Every hex, the City's rim and the place names (scene: see DorasureRenderer.scene). */
+export function drawMap(ctx, scene) {
+  for (const s of scene.board.spaces) drawSpace(ctx, scene, s);
+  drawCityOutline(ctx, scene);
+  for (const s of scene.board.spaces) drawLabel(ctx, scene, s);
+}
+
+/** The outline of hex (q, r), `inset` px inside its corners, as the current path. */
+function hexPath(ctx, layout, q, r, inset = 0) {
+  const pts = layout.corners(q, r, inset);
+  ctx.beginPath();
+  ctx.moveTo(pts[0].x, pts[0].y);
+  for (let i = 1; i < 6; i += 1) ctx.lineTo(pts[i].x, pts[i].y);
+  ctx.closePath();
+}
+
+function drawSpace(ctx, { board, layout, view }, s) {
+  const terrain = board.terrainOf(s, view);
+  const style = TERRAIN_STYLE[terrain] || { fill: "#999", ink: "#333" };
+  const size = layout.size;
+  const c = layout.hexToPixel(s.q, s.r);
+  const k = size / 30;
+  const glyph = GLYPHS[terrain];
+  paintTile(ctx, () => hexPath(ctx, layout, s.q, s.r, 1), style, Math.max(1, size * 0.05), () => glyph && glyph(ctx, c, k));
+  hexPath(ctx, layout, s.q, s.r, 1);
+  ctx.strokeStyle = "rgba(20,22,28,0.85)";
+  ctx.lineWidth = Math.max(1, size * 0.045);
+  ctx.stroke();
+  if (s.fang_site || s.fang) glyphFang(ctx, c, k);
+}
+
+function glyphGrass(ctx, c, k) {
+  for (const [dx, dy] of [[-12, -10], [8, -12], [-4, 4], [12, 6], [-14, 12], [2, 16]]) {
+    const x = c.x + dx * k;
+    const y = c.y + dy * k;
+    ctx.beginPath();
+    ctx.moveTo(x - 3 * k, y - 4 * k);
+    ctx.lineTo(x, y);
+    ctx.lineTo(x + 3 * k, y - 4 * k);
+    ctx.moveTo(x, y);
+    ctx.lineTo(x, y - 5 * k);
+    ctx.stroke();
+  }
+}
+
+function glyphTrees(ctx, c, k) {
+  for (const [dx, dy] of [[-10, -6], [9, -9], [0, 6], [-14, 12], [14, 10]]) {
+    const x = c.x + dx * k;
+    const y = c.y + dy * k;
+    ctx.beginPath();
+    ctx.moveTo(x, y - 9 * k);
+    ctx.lineTo(x + 6 * k, y + 3 * k);
+    ctx.lineTo(x - 6 * k, y + 3 * k);
+    ctx.closePath();
+    ctx.fillStyle = "#1e4a27";
+    ctx.fill();
+    ctx.fillStyle = "#5c3b1e";
+    ctx.fillRect(x - 1.2 * k, y + 3 * k, 2.4 * k, 3 * k);
+  }
+}
+
+function glyphPeaks(ctx, c, k) {
+  ctx.fillStyle = "#6b625a";
+  ctx.beginPath();
+  ctx.moveTo(c.x - 20 * k, c.y + 14 * k);
+  ctx.lineTo(c.x - 6 * k, c.y - 14 * k);
+  ctx.lineTo(c.x + 4 * k, c.y + 2 * k);
+  ctx.lineTo(c.x + 10 * k, c.y - 8 * k);
+  ctx.lineTo(c.x + 22 * k, c.y + 14 * k);
+  ctx.closePath();
+  ctx.fill();
+  ctx.fillStyle = "#f2f2f2";
+  ctx.beginPath();
+  ctx.moveTo(c.x - 6 * k, c.y - 14 * k);
+  ctx.lineTo(c.x - 10 * k, c.y - 6 * k);
+  ctx.lineTo(c.x - 2 * k, c.y - 6 * k);
+  ctx.closePath();
+  ctx.fill();
+}
+
+function glyphRoad(ctx, c, k) {
+  ctx.setLineDash([5 * k, 4 * k]);
+  ctx.lineWidth = 3 * k;
+  ctx.beginPath();
+  ctx.moveTo(c.x, c.y - 30 * k);
+  ctx.quadraticCurveTo(c.x + 10 * k, c.y, c.x, c.y + 30 * k);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+function glyphTowers(ctx, c, k) {
+  ctx.fillStyle = "#5d6079";
+  const base = c.y + 8 * k;
+  ctx.fillRect(c.x - 16 * k, base - 10 * k, 32 * k, 10 * k);
+  for (const dx of [-16, -4, 8]) {
+    ctx.fillRect(c.x + dx * k, base - 20 * k, 8 * k, 10 * k);
+    ctx.fillRect(c.x + dx * k, base - 23 * k, 2.5 * k, 3 * k);
+    ctx.fillRect(c.x + (dx + 5.5) * k, base - 23 * k, 2.5 * k, 3 * k);
+  }
+}
+
+function glyphHouses(ctx, c, k) {
+  for (const [dx, dy] of [[-9, -2], [8, -6]]) {
+    const x = c.x + dx * k;
+    const y = c.y + dy * k;
+    ctx.fillStyle = "#8a4f1d";
+    ctx.beginPath();
+    ctx.moveTo(x - 7 * k, y);
+    ctx.lineTo(x, y - 7 * k);
+    ctx.lineTo(x + 7 * k, y);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = "#fff4df";
+    ctx.fillRect(x - 5 * k, y, 10 * k, 8 * k);
+    ctx.fillStyle = "#8a4f1d";
+    ctx.fillRect(x - 1.5 * k, y + 3 * k, 3 * k, 5 * k);
+  }
+}
+
+function glyphWaves(ctx, c, k) {
+  ctx.lineWidth = 2 * k;
+  for (const dy of [-10, -2, 6, 14]) {
+    ctx.beginPath();
+    for (let i = -3; i <= 3; i += 1) {
+      const x = c.x + i * 6 * k;
+      const y = c.y + dy * k + (i % 2 === 0 ? -2 : 2) * k;
+      if (i === -3) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.stroke();
+  }
+}
+
+function glyphRuins(ctx, c, k) {
+  ctx.fillStyle = "#3b302d";
+  ctx.fillRect(c.x - 14 * k, c.y + 2 * k, 6 * k, 8 * k);
+  ctx.fillRect(c.x + 6 * k, c.y - 2 * k, 6 * k, 12 * k);
+  ctx.fillStyle = "#f08a4b";
+  for (const [dx, dy, s] of [[-4, -6, 1], [2, -10, 0.8], [-10, -4, 0.7]]) {
+    const x = c.x + dx * k;
+    const y = c.y + dy * k;
+    ctx.beginPath();
+    ctx.moveTo(x, y - 8 * k * s);
+    ctx.quadraticCurveTo(x + 6 * k * s, y, x, y + 6 * k * s);
+    ctx.quadraticCurveTo(x - 6 * k * s, y, x, y - 8 * k * s);
+    ctx.fill();
+  }
+}
+
+function glyphFang(ctx, c, k) {
+  // A white fang in the hex's upper-right: marks a Fang expansion site.
+  const x = c.x + 13 * k;
+  const y = c.y - 15 * k;
+  ctx.fillStyle = "#fffaf0";
+  ctx.strokeStyle = "#3a2a20";
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(x - 4 * k, y - 3 * k);
+  ctx.lineTo(x + 4 * k, y - 3 * k);
+  ctx.lineTo(x, y + 6 * k);
+  ctx.closePath();
+  ctx.fill();
+  ctx.stroke();
+}
+
+function drawCityOutline(ctx, { board, layout }) {
+  // The three City hexes are one location: a shared golden rim says so.
+  const city = board.spaces.filter((s) => s.terrain === "city");
+  ctx.save();
+  ctx.strokeStyle = "#e8c547";
+  ctx.lineWidth = Math.max(1.5, layout.size * 0.07);
+  for (const s of city) {
+    hexPath(ctx, layout, s.q, s.r, layout.size * 0.08);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+function drawLabel(ctx, { board, layout, view }, s) {
+  const terrain = board.terrainOf(s, view);
+  let text = s.name;
+  if (terrain === "razed") text = `${s.name || "Belk"} (razed)`;
+  if (!text || terrain === "mountain") return;
+  if (terrain === "city" && s.id !== board.spaces.filter((x) => x.terrain === "city")[0]?.id) return;
+  const c = layout.hexToPixel(s.q, s.r);
+  label(ctx, text, c.x, c.y + layout.size * 0.62, Math.max(9, layout.size * 0.27));
+}
+
+function label(ctx, text, x, y, px, { color = "#fff", bg = "rgba(15,17,22,0.72)" } = {}) {
+  ctx.save();
+  ctx.font = `600 ${px}px system-ui, -apple-system, "Segoe UI", sans-serif`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  const w = ctx.measureText(text).width + px * 0.7;
+  ctx.fillStyle = bg;
+  ctx.beginPath();
+  ctx.roundRect(x - w / 2, y - px * 0.68, w, px * 1.36, px * 0.4);
+  ctx.fill();
+  ctx.fillStyle = color;
+  ctx.fillText(text, x, y + px * 0.04);
+  ctx.restore();
+}
+
+function wrap(ctx, text, maxWidth) {
+  const words = String(text).split(/\s+/);
+  const lines = [];
+  let line = "";
+  for (const w of words) {
+    const test = line ? `${line} ${w}` : w;
+    if (ctx.measureText(test).width > maxWidth && line) {
+      lines.push(line);
+      line = w;
+    } else line = test;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export function drawMountains(ctx, { board, layout, view, names }) {
+  const mounts = mountainsOf(view);
+  const size = layout.size;
+  for (const [id, m] of Object.entries(mounts)) {
+    const s = board.byId.get(id);
+    if (!s) continue;
+    const c = layout.hexToPixel(s.q, s.r);
+    const quest = m.quest || null;
+    // A replay reveals face-down tiles: draw them face down, with their name showing through.
+    const state = m.state === "hidden" && quest ? "peek" : m.state || "hidden";
+    const w = size * 1.42;
+    const hgt = size * 1.12;
+    const x = c.x - w / 2;
+    const y = c.y - hgt / 2 - size * 0.1;
+    ctx.save();
+    ctx.shadowColor = "rgba(0,0,0,0.45)";
+    ctx.shadowBlur = 4;
+    ctx.beginPath();
+    ctx.roundRect(x, y, w, hgt, size * 0.12);
+    ctx.fillStyle = state === "hidden" || state === "peek" ? "#8e2430" : state === "solved" ? "#2f7a4f" : "#f6ecd2";
+    ctx.fill();
+    ctx.shadowBlur = 0;
+    ctx.lineWidth = Math.max(1, size * 0.05);
+    ctx.strokeStyle = state === "hidden" || state === "peek" ? "#f0c36b" : state === "solved" ? "#b8f0c8" : "#8e2430";
+    ctx.stroke();
+    const fs = Math.max(8, size * 0.24);
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    if (state === "hidden") {
+      ctx.fillStyle = "#f0c36b";
+      ctx.font = `700 ${size * 0.62}px Georgia, serif`;
+      ctx.fillText("?", c.x, y + hgt * 0.48);
+      ctx.font = `600 ${fs * 0.85}px system-ui, sans-serif`;
+      ctx.fillText("Quest", c.x, y + hgt * 0.86);
+    } else {
+      const dark = state !== "revealed";
+      const name = quest ? quest.name : "";
+      let detail = "";
+      if (state === "solved") detail = m.reward ? names.rewardName(m.reward) : "solved";
+      else if (state === "peek") detail = `face down${m.reward ? ` · ${names.rewardName(m.reward)}` : ""}`;
+      else if (quest && quest.attribute) detail = `${titleCase(quest.attribute)} · need ${quest.target}`;
+      textBlock(ctx, [
+        { text: (state === "solved" ? "✓ " : "") + name, weight: 700, scale: 1 },
+        { text: detail, weight: 500, scale: 0.85 },
+      ], c.x, y, w - 6, hgt, fs, dark ? "#fff" : "#3a1c1c");
+    }
+    ctx.restore();
+    const flags = m.flags || 0;
+    for (let i = 0; i < flags; i += 1) drawFlag(ctx, x + w - size * 0.1 - i * size * 0.24, y - size * 0.05, size);
+    label(ctx, s.name, c.x, c.y + size * 0.72, Math.max(8, size * 0.24), { bg: "rgba(60,50,45,0.85)" });
+  }
+}
+
+/** Wrapped lines of text, shrunk until they fit a w x hgt box (top-centred at x, y). */
+function textBlock(ctx, parts, x, y, w, hgt, fs, color) {
+  let size = fs;
+  let lines = [];
+  for (let tries = 0; tries < 6; tries += 1) {
+    lines = [];
+    for (const part of parts.filter((p) => p.text)) {
+      ctx.font = `${part.weight} ${size * part.scale}px system-ui, sans-serif`;
+      for (const text of wrap(ctx, part.text, w)) lines.push({ text, font: ctx.font, px: size * part.scale });
+    }
+    const total = lines.reduce((acc, l) => acc + l.px * 1.12, 0);
+    if (total <= hgt - 4 && lines.every((l) => (ctx.font = l.font) && ctx.measureText(l.text).width <= w)) break;
+    size *= 0.88;
+  }
+  const total = lines.reduce((acc, l) => acc + l.px * 1.12, 0);
+  let cy = y + (hgt - total) / 2;
+  ctx.fillStyle = color;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const l of lines) {
+    ctx.font = l.font;
+    ctx.fillText(l.text, x, cy + l.px * 0.08);
+    cy += l.px * 1.12;
+  }
+}
+
+/** Fang expansion land tiles on their sites: a tile with the land's name. */
+export function drawLands(ctx, { board, layout, view, names }) {
+  const size = layout.size;
+  for (const space of board.spaces) {
+    const land = names.landAt(view, space.id);
+    if (!land) continue;
+    const c = layout.hexToPixel(space.q, space.r);
+    ctx.save();
+    hexPath(ctx, layout, space.q, space.r, size * 0.16);
+    ctx.strokeStyle = "#fffaf0";
+    ctx.lineWidth = Math.max(1.5, size * 0.06);
+    ctx.setLineDash([size * 0.12, size * 0.08]);
+    ctx.stroke();
+    ctx.restore();
+    label(ctx, land.name, c.x, c.y - size * 0.55, Math.max(8, size * 0.22), { bg: "rgba(90,40,20,0.9)" });
+  }
+}
+
+/** The path walked so far this turn. */
+export function drawPath(ctx, { board, layout, view }) {
+  const mv = view.movement;
+  const current = heroesOf(view).find((x) => x.id === view.current);
+  if (!mv || !Array.isArray(mv.path) || !mv.path.length || !current) return;
+  const pts = mv.path.map((node) => board.cellsOf(node)[0]).filter(Boolean).map((cell) => layout.hexToPixel(cell.q, cell.r));
+  if (pts.length < 2) return;
+  ctx.save();
+  ctx.strokeStyle = "rgba(255,255,255,0.75)";
+  ctx.lineWidth = Math.max(2, layout.size * 0.08);
+  ctx.setLineDash([layout.size * 0.14, layout.size * 0.1]);
+  ctx.lineCap = "round";
+  ctx.beginPath();
+  pts.forEach((p, i) => (i ? ctx.lineTo(p.x, p.y) : ctx.moveTo(p.x, p.y)));
+  ctx.stroke();
+  ctx.restore();
+}
+
+function drawFlag(ctx, x, y, size) {
+  ctx.save();
+  ctx.strokeStyle = "#222";
+  ctx.lineWidth = Math.max(1, size * 0.04);
+  ctx.beginPath();
+  ctx.moveTo(x, y);
+  ctx.lineTo(x, y - size * 0.4);
+  ctx.stroke();
+  ctx.fillStyle = "#f4d03f";
+  ctx.beginPath();
+  ctx.moveTo(x, y - size * 0.4);
+  ctx.lineTo(x + size * 0.22, y - size * 0.32);
+  ctx.lineTo(x, y - size * 0.24);
+  ctx.closePath();
+  ctx.fill();
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** The lit hexes: every hex of each position a listed move or step goes to. */
+export function drawTargets(ctx, { board, layout, targets }) {
+  if (!targets.size) return;
+  ctx.save();
+  for (const [node] of targets) {
+    for (const cell of board.cellsOf(node)) {
+      hexPath(ctx, layout, cell.q, cell.r, layout.size * 0.1);
+      ctx.fillStyle = "rgba(255, 244, 140, 0.28)";
+      ctx.fill();
+      ctx.lineWidth = Math.max(2, layout.size * 0.1);
+      ctx.strokeStyle = "#fff48c";
+      ctx.setLineDash([layout.size * 0.25, layout.size * 0.12]);
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+}
