@@ -21,8 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "simulate":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    code: int = args.func(args, extra)
-    return code
+    return args.func(args, extra)
 
 
 if __name__ == "__main__":

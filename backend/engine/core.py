@@ -33,8 +33,6 @@ Action = dict[str, Any]
 JSON = Any
 
 S = TypeVar("S")
-# The optional hooks only take states in: a hook for a wider state type serves a narrower one.
-S_in = TypeVar("S_in", contravariant=True)
 
 
 class IllegalAction(Exception):
@@ -205,21 +203,21 @@ class Game(Protocol[S]):
 
 
 @runtime_checkable
-class PromptSeats(Protocol[S_in]):
+class PromptSeats(Protocol[S]):
     """Optional: a game that says which seats owe a *prompt* (a decision outside their turn),
     so the server gives exactly those the prompt timeout.  Without it, every seat is prompted
     when several may act at once (play/timers.py).  Asked after every committed action."""
 
-    def prompt_seats(self, state: S_in) -> frozenset[Seat]: ...
+    def prompt_seats(self, state: S) -> frozenset[Seat]: ...
 
 
 @runtime_checkable
-class SimSteering(Protocol[S_in]):
+class SimSteering(Protocol[S]):
     """Optional: a game whose random playouts (simulator, conformance, benchmarks) pick among the
     listed actions with purpose rather than uniformly (engine/playout.py).  ``rng`` is the
     driver's own stream, never the game's, so the dice do not depend on the picks."""
 
-    def sim_choice(self, state: S_in, seat: Seat, legal: list[Action], rng: Rng) -> Action: ...
+    def sim_choice(self, state: S, seat: Seat, legal: list[Action], rng: Rng) -> Action: ...
 
 
 def check_action_shape(action: object) -> Action:
