@@ -21,7 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "simulate":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return args.func(args, extra)
+    code: int = args.func(args, extra)
+    return code
 
 
 if __name__ == "__main__":

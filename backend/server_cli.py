@@ -16,7 +16,7 @@ from pathlib import Path
 from backend.config import Settings
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run the game server (applies migrations first)")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="port (default 8000)")
@@ -70,7 +70,12 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
     url = f"http://{shown_host}:{settings.port}/"
     print(f"Dragontable is up: open {url}", flush=True)
     if not args.no_browser and _has_display():
-        threading.Thread(target=lambda: (time.sleep(1.0), webbrowser.open(url)), daemon=True).start()
+
+        def open_browser() -> None:
+            time.sleep(1.0)  # the server is listening by then
+            webbrowser.open(url)
+
+        threading.Thread(target=open_browser, daemon=True).start()
     config = uvicorn.Config(
         app,
         host=settings.host,
@@ -81,7 +86,7 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=settings.ws_compression,
-        ws=settings.ws_impl,  # type: ignore[arg-type]
+        ws=settings.ws_impl,
         proxy_headers=True,
     )
     uvicorn.Server(config).run()

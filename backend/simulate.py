@@ -46,7 +46,7 @@ def parse_extra(extra: list[str]) -> dict[str, Any]:
     return options
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("simulate", help="play seeded random games to the end")
     p.add_argument("game", choices=game_names())
     p.add_argument("--games", type=int, default=10)

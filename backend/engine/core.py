@@ -33,6 +33,8 @@ Action = dict[str, Any]
 JSON = Any
 
 S = TypeVar("S")
+# The optional hooks only take states in: a hook for a wider state type serves a narrower one.
+S_in = TypeVar("S_in", contravariant=True)
 
 
 class IllegalAction(Exception):
@@ -143,6 +145,10 @@ class Game(Protocol[S]):
 
     def initial_state(self, seed: bytes, options: Mapping[str, JSON]) -> S: ...
 
+    def initial_transition(self, seed: bytes, options: Mapping[str, JSON]) -> Transition[S]:
+        """Called when a table starts (and to show its log from the start): initial_state and the setup's events."""
+        ...
+
     def to_act(self, state: S) -> frozenset[Seat]:
         """Every seat that may act now (the player on turn, and any owing a prompt)."""
         ...
@@ -203,21 +209,21 @@ class Game(Protocol[S]):
 
 
 @runtime_checkable
-class PromptSeats(Protocol[S]):
+class PromptSeats(Protocol[S_in]):
     """Optional: a game that says which seats owe a *prompt* (a decision outside their turn),
     so the server gives exactly those the prompt timeout.  Without it, every seat is prompted
     when several may act at once (play/timers.py).  Asked after every committed action."""
 
-    def prompt_seats(self, state: S) -> frozenset[Seat]: ...
+    def prompt_seats(self, state: S_in) -> frozenset[Seat]: ...
 
 
 @runtime_checkable
-class SimSteering(Protocol[S]):
+class SimSteering(Protocol[S_in]):
     """Optional: a game whose random playouts (simulator, conformance, benchmarks) pick among the
     listed actions with purpose rather than uniformly (engine/playout.py).  ``rng`` is the
     driver's own stream, never the game's, so the dice do not depend on the picks."""
 
-    def sim_choice(self, state: S, seat: Seat, legal: list[Action], rng: Rng) -> Action: ...
+    def sim_choice(self, state: S_in, seat: Seat, legal: list[Action], rng: Rng) -> Action: ...
 
 
 def check_action_shape(action: object) -> Action:

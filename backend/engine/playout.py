@@ -42,7 +42,7 @@ def driver_rng(seed: int) -> Rng:
 
 
 def play_random(
-    game: Game,
+    game: Game[Any],
     seed: int,
     options: Mapping[str, Any],
     *,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any, cast
 
 from .core import Game
 
@@ -32,10 +33,10 @@ def game_names() -> list[str]:
 
 
 @cache
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any]:
     try:
         target = _GAMES[name]
     except KeyError:
         raise UnknownGame(name) from None
     module_name, attr = target.split(":")
-    return getattr(importlib.import_module(module_name), attr)
+    return cast("Game[Any]", getattr(importlib.import_module(module_name), attr))

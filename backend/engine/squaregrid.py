@@ -147,11 +147,12 @@ class TeleportPairs:
     def __init__(self, pairs: Iterable[tuple[tuple[int, int], tuple[int, int]]]) -> None:
         self._partner: dict[tuple[int, int], tuple[int, int]] = {}
         for a, b in pairs:
-            a, b = tuple(a), tuple(b)
+            # Cells may come from JSON as lists: keyed as tuples.
+            a, b = (a[0], a[1]), (b[0], b[1])
             if a == b or a in self._partner or b in self._partner:
                 raise ValueError("teleport pairs must be distinct cells used once")
-            self._partner[a] = b  # type: ignore[index]
-            self._partner[b] = a  # type: ignore[index]
+            self._partner[a] = b
+            self._partner[b] = a
 
     def partner(self, cell: tuple[int, int]) -> tuple[int, int] | None:
         return self._partner.get(tuple(cell))  # type: ignore[arg-type]

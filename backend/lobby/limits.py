@@ -10,7 +10,7 @@ refusal here is a ``{code, message}``: 413 ``too_large``, or 422 ``invalid_reque
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import Request, Response
@@ -46,7 +46,7 @@ class BoundedRoute(APIRoute):
     """Reads and checks the body before FastAPI's handler sees it, so a refusal here is an
     ApiError (FastAPI turns anything raised while *it* parses into a bare 400)."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def bounded(request: Request) -> Response:

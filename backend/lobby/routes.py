@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Header, Request
 
@@ -44,15 +44,15 @@ router = APIRouter(responses=ERRORS, route_class=BoundedRoute)
 
 # async: FastAPI would run plain functions in a worker thread for every request.
 async def _repo(request: Request) -> Repository:
-    return request.app.state.repo
+    return cast(Repository, request.app.state.repo)
 
 
 async def _tables(request: Request) -> Tables:
-    return request.app.state.tables
+    return cast(Tables, request.app.state.tables)
 
 
 async def _settings(request: Request) -> Settings:
-    return request.app.state.settings
+    return cast(Settings, request.app.state.settings)
 
 
 RepoDep = Annotated[Repository, Depends(_repo)]
@@ -87,7 +87,7 @@ async def _maybe_player(
 MaybePlayerDep = Annotated[PlayerRecord | None, Depends(_maybe_player)]
 
 
-def _game(name: str) -> Game:
+def _game(name: str) -> Game[Any]:
     try:
         return get_game(name)
     except (UnknownGame, ImportError):

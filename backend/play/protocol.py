@@ -44,7 +44,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[Hello | Act | Chat | Ping, Field(discriminator="type")]
-_client = TypeAdapter(ClientMessage)
+_client: TypeAdapter[Hello | Act | Chat | Ping] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = {"hello", "act", "chat", "ping"}
 
 

@@ -74,7 +74,7 @@ def build_state(game: Game[Any], load: PlayLoad, all_actions: Callable[[], list[
     return state, base
 
 
-def action_hashes(game: Game, table: TableRecord, actions: list[LoggedAction]) -> list[str]:
+def action_hashes(game: Game[Any], table: TableRecord, actions: list[LoggedAction]) -> list[str]:
     """The state hash after every action: recorded ones, the others by replay from the seed.
 
     The server records hashes at proof points only (play/master.py); the replay
@@ -92,7 +92,7 @@ def action_hashes(game: Game, table: TableRecord, actions: list[LoggedAction]) -
 
 
 def build_record(
-    game: Game, table: TableRecord, actions: list[LoggedAction], viewers: frozenset[str] = frozenset()
+    game: Game[Any], table: TableRecord, actions: list[LoggedAction], viewers: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
     """The record of a table as a requester holding ``viewers`` (its seats there) may read it.
 
@@ -137,11 +137,11 @@ def build_record(
     }
 
 
-def replay_views(game: Game, table: TableRecord, actions: list[LoggedAction]) -> list[dict[str, Any]]:
+def replay_views(game: Game[Any], table: TableRecord, actions: list[LoggedAction]) -> list[dict[str, Any]]:
     """Frame 0 is the setup, frame k the state after action k; everything revealed."""
     assert table.seed_hex is not None
     state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
-    frames = [
+    frames: list[dict[str, Any]] = [
         {"seq": 0, "seat": None, "action": None, "events": [],
          "view": game.view(state, None, reveal=True), "to_act": sorted(game.to_act(state))}
     ]  # fmt: skip

@@ -7,7 +7,7 @@ actions from its seed; ``snapshot`` rows are only a cache of that replay.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -19,6 +19,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
@@ -35,6 +36,8 @@ NAMING = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+    # Declared so the type checker knows each model's Core table (the repository's statements).
+    __table__: ClassVar[Table]
 
 
 class Player(Base):
