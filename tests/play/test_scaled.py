@@ -4,40 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from backend.play.record import verify_record
 
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random, start_table
 
-PG = "postgresql+psycopg://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379/0"
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
-@pytest.fixture
-def pg_database():
-    name = f"dt_scaled_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(f"{PG}/test", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{PG}/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-async def test_two_workers_share_tables_over_postgres_and_redis(pg_database: str, tmp_path: Path) -> None:
+async def test_two_workers_share_tables_over_postgres_and_redis(pg_url: str, tmp_path: Path) -> None:
     log = tmp_path / "servers.log"
-    a = ServerProcess(pg_database, redis_url=REDIS, log_path=log).start()
-    b = ServerProcess(pg_database, redis_url=REDIS, log_path=log).start()
+    a = ServerProcess(pg_url, redis_url=REDIS, log_path=log).start()
+    b = ServerProcess(pg_url, redis_url=REDIS, log_path=log).start()
     try:
         # Created and started through worker A; played through both.
         api = Api(a.base_url)
@@ -111,8 +94,8 @@ async def test_two_workers_share_tables_over_postgres_and_redis(pg_database: str
     assert "Traceback" not in log.read_text()
 
 
-async def test_postgres_full_game_verifies(pg_database: str, tmp_path: Path) -> None:
-    with ServerProcess(pg_database, log_path=tmp_path / "pg.log") as server:
+async def test_postgres_full_game_verifies(pg_url: str, tmp_path: Path) -> None:
+    with ServerProcess(pg_url, log_path=tmp_path / "pg.log") as server:
         api = Api(server.base_url)
         tid, tokens = start_table(api, options={"players": 2, "target": 25})
         seats = {s: WsClient(server.ws_url(tid), t) for s, t in tokens.items()}
