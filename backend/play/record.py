@@ -16,7 +16,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from backend.engine.core import Game, IllegalAction
+from backend.engine.core import Game, IllegalAction, InvalidOptions
+from backend.engine.options import check_options
 from backend.engine.registry import UnknownGame, get_game
 from backend.engine.replay import (
     HashMismatch,
@@ -47,6 +48,12 @@ def build_state(game: Game[Any], load: PlayLoad, all_actions: Callable[[], list[
     ``all_actions`` is called to fetch the whole log when the snapshot is unusable.
     """
     table = load.table
+    try:
+        # A table stored before options were bounded by their schema (issue 9) may hold one a
+        # welcome cannot encode: it is refused with a reason instead of dropping every socket.
+        check_options(game.options_schema(), table.options)
+    except InvalidOptions as exc:
+        raise TableBroken(f"table {table.id}: its options are out of range ({exc.message})") from None
     if table.status == "open" or table.seed_hex is None:
         return None, 0
     state = None
