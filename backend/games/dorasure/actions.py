@@ -48,7 +48,7 @@ from .content import CITY, MOVE_NEIGHBOURS, NODE_TERRAIN
 from .rules.flow import PROMPTS
 from .rules.movement import threshold
 from .rules.turn import forced_rule
-from .state import State
+from .state import State, copy_json
 
 TYPES_BY_KIND: dict[str, set[str]] = {
     "reaction": {"faith", "lullaby", "pass"},
@@ -68,6 +68,14 @@ ALL_TYPES = set().union(*TYPES_BY_KIND.values())
 
 
 def legal(state: State, seat: str) -> list[dict[str, Any]]:
+    """The seat's listed actions, for the caller to keep: a copy of the memoised list, which
+    ``validate`` reads (a caller's edit must not change what is legal)."""
+    return [copy_json(a) for a in _listed(state, seat)]
+
+
+def _listed(state: State, seat: str) -> list[dict[str, Any]]:
+    """The listed actions, memoised on the state: the server and the driver ask for the list,
+    then validate one of them against the same state."""
     key = ("legal", seat)
     cached = state._cache.get(key)
     if cached is not None:
@@ -117,7 +125,7 @@ def validate(state: State, seat: str, action: Any) -> None:
     if state.result is not None:
         raise IllegalAction("game_over", "The game is over.")
     p = state.prompt_for(seat)
-    if p is not None and action in legal(state, seat):
+    if p is not None and action in _listed(state, seat):
         return
     raise IllegalAction(*refusal_reason(state, seat, p, action))
 

@@ -112,6 +112,11 @@ class Dorasure:
 
     # -- setup (§8.2) ------------------------------------------------------------
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:
+        return self.initial_transition(seed, options).state
+
+    def initial_transition(self, seed: bytes, options: Mapping[str, Any]) -> Transition[State]:
+        """Setup, then the first hero's turn up to his first decision: its movement roll, and
+        any Rampage or damage the roll causes, are setup events (the log's first entry)."""
         s = blank_state(seed.hex(), self.normalize_options(options))
         ctx = Ctx(s)
         rewards = ctx.rng.shuffled(list(REWARD_POOL))
@@ -131,11 +136,13 @@ class Dorasure:
         if s.fang:
             tiles = ctx.rng.shuffled(sorted(LANDS))
             s.lands = dict(zip(FANG_SITES, tiles[: len(FANG_SITES)], strict=True))
-        ctx.emit("setup", "The heroes gather in the City; the Dragon sleeps.", heroes=list(s.order))
+        # Face-down tiles stay unnamed; Fang's land tiles are placed face up (§9.1).
+        lands = {"lands": dict(s.lands)} if s.fang else {}
+        ctx.emit("setup", "The heroes gather in the City; the Dragon sleeps.", heroes=list(s.order), **lands)
         turn.begin_turn(s, s.order[0])
         run(ctx)
         ctx.finish()
-        return s
+        return Transition(s, tuple(ctx.events))
 
     # -- play --------------------------------------------------------------------
     def to_act(self, state: State) -> frozenset[str]:

@@ -4,7 +4,9 @@
 mountain dict, of the queue and prompt lists, and of the small in-flight records
 (``roll``, ``dmg``, ``move``, ``quest``).  Everything deeper is treated as
 immutable (tuples, or dicts that are replaced rather than edited), so the clone
-is cheap and the input state is never mutated.
+is cheap and the input state is never mutated.  What the game hands out (legal
+lists, views, events, the encoded state) is built fresh or copied with
+``copy_json``, so no caller can reach into a state.
 
 Resolution is a queue of *ops* (``("six",)``, ``("damage", {...})``...) run by
 ``rules/flow.py`` until a decision is owed; decisions are *prompts* (dicts with a
@@ -80,8 +82,8 @@ class State:
         s.public = self.public
         s.queue = list(self.queue)
         s.prompts = list(self.prompts)
-        s.roll = _copy(self.roll) if self.roll is not None else None
-        s.dmg = _copy(self.dmg) if self.dmg is not None else None
+        s.roll = copy_json(self.roll) if self.roll is not None else None
+        s.dmg = copy_json(self.dmg) if self.dmg is not None else None
         s.move = dict(self.move) if self.move is not None else None
         s.quest = dict(self.quest) if self.quest is not None else None
         s.tflags = dict(self.tflags)
@@ -152,14 +154,14 @@ class State:
         s.mountains = {k: dict(v) for k, v in data["mountains"].items()}
         s.reserve = list(data["reserve"])
         s.public = tuple(data["public"])
-        s.queue = [tuple(op) for op in data["queue"]]
-        s.prompts = [dict(p) for p in data["prompts"]]
-        s.roll = _copy(data["roll"])
-        s.dmg = _copy(data["dmg"])
-        s.move = _copy(data["move"])
-        s.quest = _copy(data["quest"])
-        s.tflags = _copy(data["tflags"])
-        s.last = _copy(data["last"])
+        s.queue = [tuple(copy_json(x) for x in op) for op in data["queue"]]
+        s.prompts = [copy_json(p) for p in data["prompts"]]
+        s.roll = copy_json(data["roll"])
+        s.dmg = copy_json(data["dmg"])
+        s.move = copy_json(data["move"])
+        s.quest = copy_json(data["quest"])
+        s.tflags = copy_json(data["tflags"])
+        s.last = copy_json(data["last"])
         s.result = tuple(data["result"]) if data["result"] else None
         return s
 
@@ -178,12 +180,15 @@ class State:
         return None
 
 
-def _copy(x: Any) -> Any:
-    """A deep copy of JSON-shaped data (much faster than copy.deepcopy)."""
+def copy_json(x: Any) -> Any:
+    """A deep copy of JSON-shaped data (much faster than copy.deepcopy).
+
+    Also what the game hands out is made of: nothing returned by the engine may share a
+    mutable part with a state, or a caller's edit would change the game."""
     if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
+        return {k: copy_json(v) for k, v in x.items()}
     if isinstance(x, list):
-        return [_copy(v) for v in x]
+        return [copy_json(v) for v in x]
     return x
 
 

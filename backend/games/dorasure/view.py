@@ -19,7 +19,9 @@
   resolved: source, damage per target after the Doll, points absorbed so far); ``last`` (last movement / scored roll /
   rampage / retaliation); ``prompts``: [{seat, kind, text, ...}]; ``outcome``.
 
-Never in a view: face-down quest or reward identities, the reserve, the seed.
+Never in a view: face-down quest or reward identities, the reserve, the seed.  Nothing in a
+view (nor in ``static_info``) is a part of the state or of the content tables: every list
+and dict is new, so a caller may edit what it receives.
 ``reveal=True`` (finished games) adds ``hidden`` with every tile.
 """
 
@@ -43,37 +45,40 @@ from .content import (
 from .rules.dragon import life
 from .rules.flow import PROMPTS
 from .rules.heroes import attr, lycan
-from .state import State
+from .state import State, copy_json
 
 PHASES = {1: "adventure", 2: "battle", 3: "over"}
 
 
 def static_info(order: list[str], fang: bool) -> dict[str, Any]:
-    return {
-        "seats": order,
-        "fang": fang,
-        "spaces": [
-            {
-                "id": sid,
-                "node": node_of(sid),
-                "q": d["q"],
-                "r": d["r"],
-                "terrain": d["terrain"],
-                "name": d["name"],
-                "fang_site": d["fang_site"],
-                "neighbours": list(NODE_NEIGHBOURS[node_of(sid)]),
-            }
-            for sid, d in SPACES.items()
-        ],
-        "mountains": {m: SPACES[m]["name"] for m in MOUNTAINS},
-        "meter": DRAGON["meter"],
-        "dragon": DRAGON["health"],
-        "charts": {k: CHARTS[k] for k in ("adventure", "battle")},
-        "heroes": {h: {k: v for k, v in HEROES[h].items()} for h in order},
-        "quests": {q: {"name": d["name"], "text": d["text"]} for q, d in QUESTS.items()},
-        "rewards": {r: {"name": d["name"], "text": d["text"]} for r, d in REWARDS.items()},
-        "lands": {t: {"name": d["name"], "text": d["text"]} for t, d in LANDS.items()},
-    }
+    # Copied: the meter, charts and hero sheets are the content tables the rules read.
+    return copy_json(
+        {
+            "seats": order,
+            "fang": fang,
+            "spaces": [
+                {
+                    "id": sid,
+                    "node": node_of(sid),
+                    "q": d["q"],
+                    "r": d["r"],
+                    "terrain": d["terrain"],
+                    "name": d["name"],
+                    "fang_site": d["fang_site"],
+                    "neighbours": list(NODE_NEIGHBOURS[node_of(sid)]),
+                }
+                for sid, d in SPACES.items()
+            ],
+            "mountains": {m: SPACES[m]["name"] for m in MOUNTAINS},
+            "meter": DRAGON["meter"],
+            "dragon": DRAGON["health"],
+            "charts": {k: CHARTS[k] for k in ("adventure", "battle")},
+            "heroes": {h: {k: v for k, v in HEROES[h].items()} for h in order},
+            "quests": {q: {"name": d["name"], "text": d["text"]} for q, d in QUESTS.items()},
+            "rewards": {r: {"name": d["name"], "text": d["text"]} for r, d in REWARDS.items()},
+            "lands": {t: {"name": d["name"], "text": d["text"]} for t, d in LANDS.items()},
+        }
+    )
 
 
 def _hero(s: State, h: dict[str, Any]) -> dict[str, Any]:
@@ -148,9 +153,9 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
         "movement": (
             {
                 "dice": sorted(s.move["dice"]),
-                "rolled": s.move["rolled"],
+                "rolled": list(s.move["rolled"]),
                 "steps": s.move["steps"],
-                "path": s.move["path"],
+                "path": list(s.move["path"]),
             }
             if s.move is not None
             else None
@@ -161,7 +166,7 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
             if s.dmg is not None
             else None
         ),
-        "last": s.last,
+        "last": copy_json(s.last),
         "prompts": [_prompt(s, p) for p in s.prompts],
         "outcome": {"result": s.result[0], "reason": s.result[1]} if s.result else None,
     }
@@ -182,15 +187,15 @@ def _roll(s: State) -> dict[str, Any] | None:
     return {
         "kind": r["kind"],
         "roller": r["roller"],
-        "participants": r["order"],
+        "participants": list(r["order"]),
         "mountain": r["mountain"],
         "extra": {h: p["extra"] + p["tune"] for h, p in r["parts"].items()},
-        "dice": r["chains"],
+        "dice": copy_json(r["chains"]),
     }
 
 
 def _prompt(s: State, p: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in p.items()}
+    out = copy_json(p)
     out["text"] = PROMPTS[p["kind"]].describe(s, p)
     return out
 

@@ -148,7 +148,7 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
                         and f[2] == gate
                         and blocked & f[3] == f[4]
                     ):
-                        out += f[5]
+                        out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in f[5]]
                     else:
                         out += _creature_moves(w, mid, m["cell"], mv)
             z = s["zorkal"]
@@ -226,8 +226,9 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
 def _creature_moves(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
     """The creature's move actions.  The Keeper's movement list is the longest the game has and
     is rebuilt after every move, while most creatures' walks do not change: each creature's last
-    list is kept with what its walk depended on (``creature_walk``) and reused while that holds.
-    The dicts are shared between calls; listed actions are only ever read."""
+    destinations are kept with what its walk depended on (``creature_walk``) and reused while
+    that holds.  The actions themselves are new at every call: they leave the engine, and a
+    caller's edit must not reach the next list."""
     gate = bool(w.s["gate"])
     found = _MOVES.get(cid)
     if (
@@ -237,18 +238,19 @@ def _creature_moves(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
         and found[2] == gate
         and w.blocked_bits() & found[3] == found[4]
     ):
-        return found[5]
-    looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
-    width = BOARD.width
-    moves = [{"type": "move", "figure": cid, "to": [c % width, c // width]} for c in sorted(dests)]
-    if len(_MOVES) > 4000:
-        _MOVES.clear()
-    _MOVES[cid] = (cell, budget, gate, looked, snapshot, moves)
-    return moves
+        cells = found[5]
+    else:
+        looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
+        width = BOARD.width
+        cells = tuple((c % width, c // width) for c in sorted(dests))
+        if len(_MOVES) > 4000:
+            _MOVES.clear()
+        _MOVES[cid] = (cell, budget, gate, looked, snapshot, cells)
+    return [{"type": "move", "figure": cid, "to": [x, y]} for x, y in cells]
 
 
-# creature id -> (cell, budget, gate, cells looked at, their blocked bits, move actions)
-_MOVES: dict[str, tuple[int, int, bool, int, int, list[Action]]] = {}
+# creature id -> (cell, budget, gate, cells looked at, their blocked bits, destinations (x, y))
+_MOVES: dict[str, tuple[int, int, bool, int, int, tuple[tuple[int, int], ...]]] = {}
 
 
 def _heroes_adjacent(w: Work, a: str, b: str) -> bool:

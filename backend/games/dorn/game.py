@@ -21,7 +21,7 @@ from .catalog import (
     ZORKAL_STATS,
 )
 from .rules import setup
-from .state import State, clone
+from .state import State, copy_json
 
 
 class DornGame:
@@ -94,7 +94,7 @@ class DornGame:
 
     def static_info(self, options: Mapping[str, Any]) -> dict[str, Any]:
         board = load_json("board.json")
-        return {
+        info = {
             "board": {
                 "width": BOARD.width,
                 "height": BOARD.height,
@@ -125,9 +125,13 @@ class DornGame:
             "summons": RULES["summons"],
             "weak_cap": WEAK_CAP,
         }
+        return copy_json(info)  # copied: the stats and rules above are the catalogue's own tables
 
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:
-        return setup.initial_state(seed, options)
+        return setup.initial_transition(seed, options).state
+
+    def initial_transition(self, seed: bytes, options: Mapping[str, Any]) -> Transition[State]:
+        return setup.initial_transition(seed, options)
 
     def to_act(self, state: State) -> frozenset[str]:
         return actions.to_act(state)
@@ -157,10 +161,11 @@ class DornGame:
         return Outcome(o["result"], frozenset(o["winners"]), o["reason"])
 
     def encode_state(self, state: State) -> dict[str, Any]:
-        return state
+        """The state is JSON already; a copy, so that what is hashed or stored is not the state."""
+        return copy_json(state)
 
     def decode_state(self, data: Mapping[str, Any]) -> State:
-        return clone(dict(data))
+        return copy_json(dict(data))
 
     def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """Random 5 heroes and a random split among ``players - 1`` hero seats (2-6 seats with

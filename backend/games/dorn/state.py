@@ -30,6 +30,8 @@ Shape (cells are integers ``y * 24 + x``)::
 
 ``apply`` never edits its input: it builds a ``Work`` (a structural copy, far
 cheaper than deepcopy), edits that, and returns the new dict with the events.
+Nothing the game hands out (legal lists, views, events, the encoded state) shares a
+list or dict with a state: it is built fresh or copied with ``copy_json``.
 """
 
 from __future__ import annotations
@@ -74,6 +76,16 @@ def clone(state: State) -> State:
     if state["surrender"] is not None:
         s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
     return s
+
+
+def copy_json(x: Any) -> Any:
+    """A deep copy of JSON-shaped data: what the game hands out (events, the encoded state,
+    static info) is made of it, so no caller's edit can reach a state or the catalogue."""
+    if isinstance(x, dict):
+        return {k: copy_json(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [copy_json(v) for v in x]
+    return x
 
 
 def xy(i: int) -> list[int]:
@@ -139,7 +151,8 @@ class Work:
 
     # -- events -----------------------------------------------------------------------
     def emit(self, kind: str, text: str, *, to: frozenset[str] | None = None, **data: Any) -> None:
-        self.events.append(Event(kind, {"text": text, **data}, to))
+        # Copied: rules pass parts of the state, and events leave the engine.
+        self.events.append(Event(kind, {"text": text, **{k: copy_json(v) for k, v in data.items()}}, to))
 
     def finish(self) -> Transition[State]:
         if self._rng is not None:

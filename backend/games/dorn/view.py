@@ -12,7 +12,7 @@ from typing import Any
 
 from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES, hero_stat
 from .rules import turns
-from .state import State, xy
+from .state import State, copy_json, xy
 
 KEEPER = "keeper"
 
@@ -108,10 +108,10 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         ],
         "done": list(s["done"]),
         "prompt": _prompt(s["prompt"]),
-        "surrender": None if s["surrender"] is None else {k: v for k, v in s["surrender"].items()},
+        "surrender": copy_json(s["surrender"]),
         "to_act": sorted(to_act),
-        "outcome": s["outcome"],
-        "options": {k: v for k, v in s["options"].items()},
+        "outcome": copy_json(s["outcome"]),
+        "options": copy_json(s["options"]),
     }
     if reveal or seat == KEEPER:
         out["ritual_hand"] = sorted(s["ritual_hand"])
@@ -176,6 +176,7 @@ def secrets(s: State, seat: str | None) -> set[str]:
 
 
 def catalogue() -> dict[str, Any]:
+    """The cards and figures: the rules' own tables (``static_info`` hands out a copy)."""
     return {
         "heroes": HEROES,
         "monsters": MONSTERS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from backend.engine.core import InvalidOptions
+from backend.engine.replay import state_hash
 from backend.engine.rng import Rng, seed_from_int
 from backend.games.dorasure.content import MOUNTAINS, QUESTS, REWARD_POOL
 from backend.games.dorasure.game import GAME
@@ -24,6 +25,31 @@ def test_setup_places_tiles_heroes_and_meter():
     assert s.heroes["ninja"]["pos"] == s.heroes["vampire"]["pos"] == "city"
     assert s.current == "ninja" and s.turn == 1  # top priority starts, movement already rolled
     assert s.heroes["vampire"]["res"] == 3 and s.heroes["ninja"]["hp"] == 4
+
+
+NINE = ["gladiator", "samurai", "hunter", "werewolf", "shaman", "minstrel", "magician", "prince", "paladin"]
+
+
+def test_setup_events_tell_the_first_roll_and_the_damage_it_does():
+    # Nine heroes: the Gladiator opens; his movement roll shows two 6s, and each Special Chance
+    # (R58) rolls a 6 that hurts him: he starts at 4/6, and the setup events say why.
+    setup = GAME.initial_transition(seed_from_int(958), {"heroes": NINE})
+    s = setup.state
+    assert state_hash(GAME, s) == state_hash(GAME, GAME.initial_state(seed_from_int(958), {"heroes": NINE}))
+    assert [e.kind for e in setup.events][:3] == ["setup", "turn", "movement_roll"]
+    roll = setup.events[2].data
+    assert roll["hero"] == "gladiator" and roll["dice"] == s.last["movement"]["dice"] == s.move["rolled"]
+    hurts = [e.data for e in setup.events if e.kind == "damage"]
+    assert [e.kind for e in setup.events].count("special_chance") == roll["sixes"] == 2
+    assert sum(d["damage"]["gladiator"] for d in hurts) == 2 and hurts[-1]["health"] == {"gladiator": 4}
+    assert s.heroes["gladiator"]["hp"] == 4 and s.heroes["gladiator"]["max_hp"] == 6
+
+
+def test_setup_events_show_the_land_tiles():
+    setup = GAME.initial_transition(seed_from_int(4), {"heroes": ["ninja", "hunter"], "fang": True})
+    assert setup.events[0].data["lands"] == setup.state.lands
+    plain = GAME.initial_transition(seed_from_int(4), {"heroes": ["ninja", "hunter"]})
+    assert "lands" not in plain.events[0].data
 
 
 def test_setup_varies_with_the_seed():

@@ -10,8 +10,9 @@ would take many CPU minutes, so:
   seed).  Every step gets the harness's cheap checks (listed actions validate, unlisted and
   malformed ones and other seats are refused, with a message); every ``FULL_EVERY``-th step also
   the full one (``apply`` leaves its input alone, every seat's and the spectator's view and the
-  events survive JSON and carry no secret and no seed); each final state, the replay hash and
-  the encoded state are checked too.
+  events survive JSON and carry no secret and no seed, and mutating everything the engine
+  hands out reaches no state: ``check_copies``); each final state, the replay hash and the
+  encoded state are checked too.
 * ``test_whole_games_fully_checked``: whole games to each of the three victories, with the full
   check on every step.
 """

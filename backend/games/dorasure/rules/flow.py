@@ -19,7 +19,7 @@ from typing import Any
 from backend.engine.core import Event
 from backend.engine.rng import Rng
 
-from ..state import State
+from ..state import State, copy_json
 
 Op = tuple[Any, ...]
 
@@ -47,7 +47,8 @@ class Ctx:
         return self.rng.below(n)
 
     def emit(self, kind: str, text: str, **data: Any) -> None:
-        self.events.append(Event(kind, {"text": text, **data}))
+        # Copied: rules pass parts of the state (the dice just rolled), and events leave the engine.
+        self.events.append(Event(kind, {"text": text, **{k: copy_json(v) for k, v in data.items()}}))
 
     def finish(self) -> None:
         self.s.counter = self.rng.counter

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from backend.engine.core import InvalidOptions
+from backend.engine.core import InvalidOptions, Transition
 from backend.engine.rng import Rng
 
 from ..board import BOARD
@@ -23,7 +23,7 @@ from ..catalog import (
     ZORKAL_STATS,
     hero_stat,
 )
-from ..state import State, Work
+from ..state import State, Work, copy_json
 from . import summoning, turns
 
 HEROES_PER_GAME: int = RULES["heroes_per_game"]
@@ -108,7 +108,10 @@ def seat_names(options: Mapping[str, Any]) -> list[str]:
     return ["keeper"] + [f"heroes_{i + 1}" for i in range(len(options["split"]))]
 
 
-def initial_state(seed: bytes, options: Mapping[str, Any]) -> State:
+def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[State]:
+    """S1-S10, then the first Keeper turn up to its first decision.  The events tell every
+    change a seat may know of: the heroes in Argos and the cards dealt (counts only: content 4),
+    the starting monsters, the first Keeper turn."""
     rng = Rng(seed)
     seats = {f"heroes_{i + 1}": list(group) for i, group in enumerate(options["split"])}
     seat_of = {h: seat for seat, group in seats.items() for h in group}
@@ -138,7 +141,7 @@ def initial_state(seed: bytes, options: Mapping[str, Any]) -> State:
     blessings = {seat: blessing_deck.pop(0) for seat in seats}
     state: State = {
         "rng": [seed.hex(), 0],
-        "options": dict(options),
+        "options": copy_json(dict(options)),  # the caller keeps its own lists
         "k": 1,
         "phase": "K1",
         "blood": 0,
@@ -179,6 +182,13 @@ def initial_state(seed: bytes, options: Mapping[str, Any]) -> State:
     }
     state["rng"][1] = rng.counter
     w = Work(state, copy=False)
+    names = ", ".join(HEROES[h]["name"] for h in options["heroes"])
+    w.emit(
+        "setup",
+        f"{names} gather in Argos; each hero seat draws a Blessing.",
+        heroes=list(options["heroes"]),
+        seats=seats,
+    )
     # S8: 2 zombies, 1 rat, 1 bog beast, 1 skeleton and 1 strong drawn from the bag, onto
     # N1..N6 in list order (the catalogue default, content 5.10).
     for mtype, cell in zip(STARTING_MONSTERS, BOARD.n_spaces, strict=True):
@@ -188,7 +198,8 @@ def initial_state(seed: bytes, options: Mapping[str, Any]) -> State:
     ritual_deck = w.rng.shuffled(sorted(RITUALS))
     state["ritual_hand"] = sorted(ritual_deck[:RITUAL_HAND])
     state["ritual_deck"] = ritual_deck[RITUAL_HAND:]
+    w.emit("rituals_drawn", f"The Keeper draws {RITUAL_HAND} Rituals.", count=RITUAL_HAND)
     w.finish()
     turns.start_keeper_turn(w)
     turns.settle(w)
-    return w.finish().state
+    return w.finish()
