@@ -256,13 +256,18 @@ class TableRuntime:
     async def _missed(self, seat: str | None, last_seq: int | None) -> list[dict[str, Any]]:
         if last_seq is None or last_seq >= self.seq or self.state is None:
             return []
-        if self.ring and self.ring[0].seq <= last_seq + 1:
-            return [self._missed_entry(a, seat) for a in self.ring if a.seq > last_seq]
         if self.seq - last_seq > self.settings.missed_from_db_limit:
             return []  # too far behind: the fresh view in the welcome is enough
+        return await self._entries(seat, last_seq, self.seq)
+
+    async def _entries(self, seat: str | None, after: int, upto: int) -> list[dict[str, Any]]:
+        """The updates after seq ``after`` up to ``upto``, each with the events ``seat`` may see:
+        from memory when the ring still holds them, otherwise from the stored log."""
+        if self.ring and self.ring[0].seq <= after + 1:
+            return [self._missed_entry(a, seat) for a in self.ring if after < a.seq <= upto]
         repo = self.tables.repo
-        actions = await asyncio.to_thread(repo.actions_after, self.id, last_seq, self.seq)
-        events = await asyncio.to_thread(repo.events_between, self.id, last_seq, self.seq)
+        actions = await asyncio.to_thread(repo.actions_after, self.id, after, upto)
+        events = await asyncio.to_thread(repo.events_between, self.id, after, upto)
         out = []
         for a in actions:
             evs = tuple(
@@ -271,6 +276,15 @@ class TableRuntime:
             )
             out.append(self._missed_entry(Applied(a.seq, a.seat, a.action_id, a.by_timeout, evs), seat))
         return out
+
+    async def history(self, conn: Connection, before: int | None, limit: int) -> None:
+        """A page of the table's past as ``conn``'s seat may see it (events filtered by their
+        ``to``, exactly as they were sent live), so a reload or a late spectator shows the
+        whole game's log from the first action."""
+        upto = self.seq if before is None else min(before - 1, self.seq)
+        after = max(0, upto - limit)
+        entries = await self._entries(conn.seat, after, upto) if upto > 0 else []
+        conn.send(protocol.history(entries, complete=after == 0))
 
     def _missed_entry(self, applied: Applied, seat: str | None) -> dict[str, Any]:
         return protocol.missed_update(

@@ -43,9 +43,20 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Chat | Ping, Field(discriminator="type")]
-_client: TypeAdapter[Hello | Act | Chat | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = {"hello", "act", "chat", "ping"}
+HISTORY_PAGE = 500
+
+
+class History(_Message):
+    """A page of the table's past: the updates before seq ``before`` (None: all up to now)."""
+
+    type: Literal["history"]
+    before: int | None = Field(default=None, ge=1)
+    limit: int = Field(default=HISTORY_PAGE, ge=1, le=HISTORY_PAGE)
+
+
+ClientMessage = Annotated[Hello | Act | Chat | Ping | History, Field(discriminator="type")]
+_client: TypeAdapter[Hello | Act | Chat | Ping | History] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = {"hello", "act", "chat", "ping", "history"}
 
 
 class BadMessage(Exception):
@@ -55,7 +66,7 @@ class BadMessage(Exception):
         self.message = message
 
 
-def parse_client(text: str) -> Hello | Act | Chat | Ping:
+def parse_client(text: str) -> Hello | Act | Chat | Ping | History:
     """Parse one frame; BadMessage explains what is wrong in a player's words."""
     try:
         data = orjson.loads(text)
@@ -132,6 +143,11 @@ def update(
 ) -> dict[str, Any]:
     return {**missed_update(seq, events, by, action_id, auto),
             "view": view, "legal": legal, "to_act": to_act, "deadline": deadline}  # fmt: skip
+
+
+def history(entries: list[dict[str, Any]], complete: bool) -> dict[str, Any]:
+    """A page of past updates, oldest first; ``complete``: it reaches back to the first action."""
+    return {"type": "history", "entries": entries, "complete": complete}
 
 
 def finished(outcome: dict[str, Any] | None, seed_hex: str | None) -> dict[str, Any]:

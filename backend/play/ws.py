@@ -157,6 +157,8 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
             conn.send(protocol.error("hello_first", "Say hello first (send a 'hello' message)."))
         elif isinstance(msg, protocol.Act):
             await runtime.act(conn, msg)
+        elif isinstance(msg, protocol.History):
+            await runtime.history(conn, msg.before, msg.limit)
         elif isinstance(msg, protocol.Chat):
             text = msg.text.strip()
             if text:
