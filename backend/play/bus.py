@@ -7,6 +7,12 @@ the hash proves it) and sends its own connections their views.  Delivery is
 at-most-once: a worker that sees a gap in seq reads the missing actions from the
 database, where they were committed before being published.
 
+When Redis itself goes away, every message in between is lost, and a replica may then
+wait for an action it will never hear of (two workers can each show a turn that belongs to a
+seat on the other).  So while the bus is down a worker reads each table it holds from the
+database every second, and once Redis is back it reads them once more and asks its peers
+who is connected.
+
 ``MemoryBus`` serves one process (the default); ``RedisBus`` uses Redis pub/sub.
 """
 
@@ -23,6 +29,11 @@ log = logging.getLogger("dragontable.bus")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 PREFIX = "dragontable:table:"
+# The bus's own notice that messages may have been lost: an action from beyond any real seq
+# is a gap, and a replica fills a gap from the database, where every committed action is.
+ORIGIN = "bus:resync"
+GAP_NOTICE: dict[str, Any] = {"kind": "action", "seq": 2**62, "origin": ORIGIN}
+POLL_SECONDS = 1.0
 
 
 class Bus(Protocol):
@@ -80,7 +91,11 @@ class RedisBus:
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.handler: Handler | None = None
         self._task: asyncio.Task[None] | None = None
+        self._poller: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
+        self._watched: Any = None  # the pub/sub connection whose reconnects we hear of
+        self._resync_due = False
+        self._down = False
 
     async def start(self, handler: Handler) -> None:
         self.handler = handler
@@ -88,10 +103,11 @@ class RedisBus:
         self._task = asyncio.create_task(self._listen())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._task, self._poller):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()
         with contextlib.suppress(Exception):
@@ -102,6 +118,12 @@ class RedisBus:
 
     async def subscribe(self, table_id: str) -> None:
         await self.pubsub.subscribe(PREFIX + table_id)
+        connection = self.pubsub.connection
+        if connection is not None and connection is not self._watched:
+            # redis-py reconnects and subscribes again by itself, retrying within a call, so an
+            # outage may never surface as an error here: its connect callback is what tells.
+            connection.register_connect_callback(self._reconnected)
+            self._watched = connection
         self._subscribed.set()
 
     async def unsubscribe(self, table_id: str) -> None:
@@ -110,8 +132,41 @@ class RedisBus:
     async def publish(self, table_id: str, message: dict[str, Any]) -> None:
         try:
             await self.redis.publish(PREFIX + table_id, json.dumps(message, separators=(",", ":")))
-        except Exception:  # at-most-once: peers resync from the database on the next gap
-            log.exception("bus publish failed")
+        except Exception as exc:  # at-most-once: peers resync from the database on the next gap
+            log.warning("bus publish failed: %s", exc)
+
+    async def _reconnected(self, _connection: Any) -> None:
+        """redis-py made the pub/sub connection again (and subscribed again): what was said
+        meanwhile is lost, so the tables are read once more (by the listener, in order)."""
+        self._resync_due = True
+
+    def _tables(self) -> list[str]:
+        names = (c.decode() if isinstance(c, bytes) else c for c in list(self.pubsub.channels))
+        return [n.removeprefix(PREFIX) for n in names if n.startswith(PREFIX)]
+
+    async def _fill_gaps(self) -> None:
+        """Every table held reads what it missed from the database."""
+        for table_id in self._tables():
+            if self.handler is not None:
+                try:
+                    await self.handler(table_id, dict(GAP_NOTICE))
+                except Exception:
+                    log.exception("table %s: catching up after a bus outage failed", table_id)
+
+    async def _resync(self) -> None:
+        self._resync_due = False
+        tables = self._tables()
+        log.warning("bus back: reading %d tables from the database", len(tables))
+        await self._fill_gaps()
+        for table_id in tables:
+            # Everyone (this worker too) answers with who it has connected: presence changes
+            # made during the outage were lost with the rest.
+            await self.publish(table_id, {"kind": "presence_query", "origin": ORIGIN})
+
+    async def _poll_while_down(self) -> None:
+        while self._down:
+            await self._fill_gaps()
+            await asyncio.sleep(POLL_SECONDS)
 
     async def _listen(self) -> None:
         await self._subscribed.wait()
@@ -120,10 +175,18 @@ class RedisBus:
                 msg = await self.pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("bus receive failed")
+            except Exception as exc:
+                if not self._down:
+                    log.warning("bus lost (%s); reading the database until it is back", exc)
+                    self._down = True
+                    self._poller = asyncio.create_task(self._poll_while_down())
                 await asyncio.sleep(0.5)
                 continue
+            if self._down:
+                self._down = False
+                self._resync_due = True
+            if self._resync_due:
+                await self._resync()
             if msg is None or msg.get("type") != "message" or self.handler is None:
                 continue
             channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]

@@ -14,7 +14,7 @@ from backend.config import Settings
 from backend.store.repository import NotFound
 
 from . import protocol
-from .hub import CLOSE_BAD_TOKEN, CLOSE_NOT_FOUND, CLOSE_POLICY, CLOSE_TOO_BIG, Connection
+from .hub import CLOSE_BAD_TOKEN, CLOSE_NOT_FOUND, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_TRY_LATER, Connection
 from .master import TableRuntime
 from .tables import Tables
 
@@ -71,9 +71,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             conn.close(CLOSE_NOT_FOUND)
             return
         except Exception:
+            # Most often the database is away for a moment: 1013 (try again later), and the
+            # client reconnects as after any drop; 1011 would say the server itself broke.
             log.exception("table %s could not be loaded", table_id)
-            conn.send(protocol.error("unavailable", "This table cannot be opened right now."))
-            conn.close(1011)
+            conn.send(protocol.error("unavailable", "This table cannot be opened right now; try again."))
+            conn.close(CLOSE_TRY_LATER)
             return
         await _serve(ws, conn, runtime, settings)
     finally:
