@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -19,6 +23,8 @@ from backend.play.ws import router as ws_router
 from backend.store.db import make_engine, make_sessionmaker
 from backend.store.repository import Repository
 from backend.store.writer import CommitWriter
+
+log = logging.getLogger("dragontable")
 
 # The browser routes that are pages of the single-page client.
 SPA_PREFIXES = ("table/", "replay/")
@@ -47,9 +53,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = Tables(settings, repo, writer, make_bus(settings.redis_url))
         await tables.start()
         app.state.repo, app.state.writer, app.state.tables = repo, writer, tables
+        sweeper = asyncio.create_task(_sweep_open_tables(repo, settings.open_table_ttl_seconds))
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await tables.stop()
             writer.stop()
             engine.dispose()
@@ -61,6 +71,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws_router)
     _mount_frontend(app, settings.frontend_dir)
     return app
+
+
+async def _sweep_open_tables(repo: Repository, ttl: float) -> None:
+    """Drop open tables nobody joined once they are ``ttl`` seconds old (the listing already
+    hides every open table past that age), every few minutes for the server's life."""
+    while True:
+        try:
+            cutoff = datetime.now(UTC) - timedelta(seconds=ttl)
+            dropped = await asyncio.to_thread(repo.delete_unjoined_open_tables, cutoff)
+            if dropped:
+                log.info("dropped %d open tables nobody joined", dropped)
+        except Exception:  # the database may be away for a while: try at the next round
+            log.exception("the sweep of open tables failed")
+        await asyncio.sleep(min(600.0, max(1.0, ttl / 4)))
 
 
 def _mount_frontend(app: FastAPI, folder: Path) -> None:

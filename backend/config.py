@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     # at the end); the export fills the others by replay.  See play/master.py.
     hash_every: int = 10
     missed_ring: int = 256
+    # An open table is listed for this long; one at which nobody took a seat is then dropped.
+    open_table_ttl_seconds: float = 6 * 3600
     missed_from_db_limit: int = 2000
     # Presence (who is connected, how many watch) goes out at most once per this many seconds
     # per table: a thousand arriving spectators cost each connection a few frames, not a thousand.

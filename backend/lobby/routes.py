@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 
 from backend.config import Settings
 from backend.engine.core import Game, InvalidOptions
@@ -32,6 +33,7 @@ from .schemas import (
     SeatIn,
     TableIn,
     TableOut,
+    TableStatus,
     table_out,
 )
 
@@ -181,8 +183,25 @@ async def create_table(
 
 
 @router.get("/api/tables", response_model=list[TableOut], tags=["tables"])
-async def list_tables(repo: RepoDep, tables: TablesDep) -> list[TableOut]:
-    records = await asyncio.to_thread(repo.list_tables, ["open", "live"])
+async def list_tables(
+    repo: RepoDep,
+    tables: TablesDep,
+    settings: SettingsDep,
+    status: Annotated[list[TableStatus] | None, Query(max_length=3)] = None,
+) -> list[TableOut]:
+    """Public tables, newest first: open and live by default; ``status=finished`` lists the
+    recent games, whose replays are open.  Open tables past their time are not listed."""
+    wanted = sorted(set(status or ["open", "live"]))
+    expired_before = datetime.now(UTC) - timedelta(seconds=settings.open_table_ttl_seconds)
+    records = await asyncio.to_thread(repo.list_tables, wanted, 100, expired_before)
+    return [_out(tables, r) for r in records]
+
+
+@router.get("/api/players/me/tables", response_model=list[TableOut], tags=["players"])
+async def my_tables(player: PlayerDep, repo: RepoDep, tables: TablesDep) -> list[TableOut]:
+    """The tables this player hosts or holds a seat at, whatever their status or visibility
+    ("Your tables" in the lobby), newest first."""
+    records = await asyncio.to_thread(repo.tables_of_player, player.id)
     return [_out(tables, r) for r in records]
 
 

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from backend.store.repository import TableRecord
 from backend.textcheck import GameName, PlayerName, SeatId, TableTitle
 
+TableStatus = Literal["open", "live", "finished"]
+
 
 class ErrorOut(BaseModel):
     code: str
@@ -70,7 +72,7 @@ class TableOut(BaseModel):
     title: str
     options: dict[str, Any]
     visibility: str
-    status: Literal["open", "live", "finished"]
+    status: TableStatus
     host: str
     seats: list[SeatOut]
     spectators: int

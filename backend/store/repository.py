@@ -307,14 +307,44 @@ class Repository:
         with self.engine.connect() as conn:
             return self._record(conn, self._table_row(conn, table_id), with_seed=with_seed)
 
-    def list_tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableRecord]:
+    def list_tables(
+        self, statuses: Sequence[str], limit: int = 200, open_since: datetime | None = None
+    ) -> list[TableRecord]:
+        """Public tables in ``statuses``, newest first (finished ones by when they ended);
+        open tables created before ``open_since`` are left out (they have expired)."""
+        where = [_GT.c.visibility == "public", _GT.c.status.in_(list(statuses))]
+        if open_since is not None:
+            where.append((_GT.c.status != "open") | (_GT.c.created_at >= open_since))
+        order = func.coalesce(_GT.c.finished_at, _GT.c.created_at).desc()
+        with self.engine.connect() as conn:
+            rows = conn.execute(_TABLE_WITH_HOST.where(*where).order_by(order).limit(limit)).all()
+            return [self._record(conn, r) for r in rows]
+
+    def tables_of_player(self, player_id: str, limit: int = 50) -> list[TableRecord]:
+        """Every table ``player_id`` hosts or holds a seat at, of any status or visibility."""
+        seated = select(_ST.c.table_id).where(_ST.c.player_id == player_id)
+        order = func.coalesce(_GT.c.finished_at, _GT.c.created_at).desc()
         with self.engine.connect() as conn:
             rows = conn.execute(
-                _TABLE_WITH_HOST.where(_GT.c.visibility == "public", _GT.c.status.in_(list(statuses)))
-                .order_by(_GT.c.created_at.desc())
+                _TABLE_WITH_HOST.where((_GT.c.host_player_id == player_id) | _GT.c.id.in_(seated))
+                .order_by(order)
                 .limit(limit)
             ).all()
             return [self._record(conn, r) for r in rows]
+
+    def delete_unjoined_open_tables(self, created_before: datetime) -> int:
+        """Open tables created before ``created_before`` at which nobody ever took a seat: they
+        are dropped (nothing was played, so no record is lost).  Returns how many."""
+        taken = select(_ST.c.table_id).where(_ST.c.player_id.is_not(None))
+        with self.engine.begin() as conn:
+            ids = list(conn.scalars(
+                select(_GT.c.id).where(_GT.c.status == "open", _GT.c.created_at < created_before,
+                                       _GT.c.id.not_in(taken))
+            ))  # fmt: skip
+            if ids:
+                conn.execute(delete(SeatRow.__table__).where(_ST.c.table_id.in_(ids)))
+                conn.execute(delete(_GT).where(_GT.c.id.in_(ids)))
+        return len(ids)
 
     def take_seat(self, table_id: str, seat: str, player_id: str) -> str | None:
         """Give ``seat`` to ``player_id`` with a fresh token; None when someone else holds it.

@@ -21,8 +21,8 @@ from backend.engine.replay import state_hash
 from backend.engine.rng import Rng, commitment, seed_from_int
 from backend.play.record import verify_record
 from backend.store.migrate import upgrade
-from backend.store.repository import ActionWrite, Repository
-from tests.play.helpers import assert_no_leak
+from backend.store.repository import Repository
+from tests.play.helpers import assert_no_leak, commit_actions
 
 GAME = get_game("dorn")
 SEED = 7
@@ -49,21 +49,6 @@ def export(client: TestClient, tid: str, headers: dict[str, str] | None = None) 
     return reply.json()
 
 
-def append(repo: Repository, tid: str, start: int, actions: list[tuple[str, dict[str, Any]]], state: Any) -> Any:
-    """Commit ``actions`` as seqs ``start``… (the last one with its hash); returns the state after."""
-    writes = []
-    for seq, (seat, action) in enumerate(actions, start=start):
-        state = GAME.apply(state, seat, action).state
-        done = GAME.outcome(state)
-        writes.append(
-            ActionWrite(tid, seq, seat, action, f"a{seq}", False,
-                        state_hash(GAME, state) if done else None, [],
-                        outcome=done.as_dict() if done else None)
-        )  # fmt: skip
-    assert repo.append_batch(writes) == [None] * len(writes)
-    return state
-
-
 def test_a_live_record_hides_a_passed_item_card_and_opens_whole_at_the_end(client: TestClient) -> None:
     options = GAME.sim_options(Rng(seed_from_int(SEED)), 3, {})
     game = play_random(GAME, SEED, options)
@@ -83,7 +68,7 @@ def test_a_live_record_hides_a_passed_item_card_and_opens_whole_at_the_end(clien
     seed = seed_from_int(SEED)
     state = GAME.initial_state(seed, game.options)
     repo.start_table(tid, seed_hex=seed.hex(), commitment=commitment(seed), initial_hash=state_hash(GAME, state))
-    state = append(repo, tid, 1, game.actions[:GIVE_AT], state)
+    state = commit_actions(GAME, repo, tid, 1, game.actions[:GIVE_AT], state)
     card = give["card"]
 
     for who, headers in (("a spectator", None), ("the Keeper", holders["keeper"])):
@@ -106,7 +91,7 @@ def test_a_live_record_hides_a_passed_item_card_and_opens_whole_at_the_end(clien
     reply = client.get(f"/api/tables/{tid}/export", headers={"Authorization": "Bearer nope"})
     assert reply.status_code == 401
 
-    state = append(repo, tid, GIVE_AT + 1, game.actions[GIVE_AT:], state)
+    state = commit_actions(GAME, repo, tid, GIVE_AT + 1, game.actions[GIVE_AT:], state)
     assert GAME.outcome(state) is not None
     record = export(client, tid)
     assert record["complete"] is True and record["seed"] == seed.hex()

@@ -6,7 +6,9 @@ import json
 from typing import Any
 
 from backend.engine.core import Game
+from backend.engine.replay import state_hash
 from backend.engine.rng import commitment
+from backend.store.repository import ActionWrite
 from tests.conformance import assert_no_leak as _assert_no_leak
 
 from ..server_fixtures import WsClient
@@ -32,6 +34,24 @@ def assert_no_leak(payload: Any, secrets: set[str], where: str) -> None:
 def without_hashes(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Record entries as a live record shows them (hashes open with the seed at the end)."""
     return [{**a, "hash": None} for a in actions]
+
+
+def commit_actions(
+    game: Game, repo: Any, table_id: str, first_seq: int, actions: list[tuple[str, dict[str, Any]]], state: Any
+) -> Any:
+    """Commit ``actions`` to a started table's log as seqs ``first_seq``…, as the server would
+    (the hash and the outcome with the last one when it ends the game); returns the state after."""
+    writes = []
+    for seq, (seat, action) in enumerate(actions, start=first_seq):
+        state = game.apply(state, seat, action).state
+        done = game.outcome(state)
+        writes.append(
+            ActionWrite(table_id, seq, seat, action, f"a{seq}", False,
+                        state_hash(game, state) if done else None, [],
+                        outcome=done.as_dict() if done else None)
+        )  # fmt: skip
+    assert repo.append_batch(writes) == [None] * len(writes)
+    return state
 
 
 def states_of(game: Game, record: dict[str, Any]) -> list[Any]:
