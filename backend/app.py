@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from backend.config import Settings
 from backend.engine import registry
 from backend.lobby import errors
 from backend.lobby.routes import router as lobby_router
 from backend.play.bus import make_bus
+from backend.play.metrics import Metrics
 from backend.play.tables import Tables
 from backend.play.ws import router as ws_router
 from backend.store.db import make_engine, make_sessionmaker
@@ -48,10 +51,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url)
         repo = Repository(make_sessionmaker(engine))
-        writer = CommitWriter(repo)
+        metrics = Metrics()
+        writer = CommitWriter(repo, on_batch=metrics.batch_size.observe)
         writer.start()
-        tables = Tables(settings, repo, writer, make_bus(settings.redis_url))
+        tables = Tables(settings, repo, writer, make_bus(settings.redis_url), metrics)
         await tables.start()
+        app.state.metrics = metrics
+        log.info("worker %s started", tables.worker_id, extra={"worker": tables.worker_id})
         app.state.repo, app.state.writer, app.state.tables = repo, writer, tables
         sweeper = asyncio.create_task(_sweep_open_tables(repo, settings.open_table_ttl_seconds))
         try:
@@ -63,14 +69,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await tables.stop()
             writer.stop()
             engine.dispose()
+            log.info("worker %s stopped", tables.worker_id, extra={"worker": tables.worker_id})
 
     app = FastAPI(title="Dragontable", version="1", lifespan=lifespan)
     app.state.settings = settings
     errors.install(app)
+    _mount_metrics(app, settings)
     app.include_router(lobby_router)
     app.include_router(ws_router)
     _mount_frontend(app, settings.frontend_dir)
     return app
+
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _mount_metrics(app: FastAPI, settings: Settings) -> None:
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        """Prometheus text format.  With ``DRAGONTABLE_METRICS_TOKEN`` set, for whoever sends
+        it as a Bearer token; without, for loopback clients only (a scraper beside the worker)."""
+        if settings.metrics_token:
+            scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(token.encode(), settings.metrics_token.encode()):
+                return JSONResponse({"code": "unauthorized", "message": "Send the metrics token."}, status_code=401)
+        elif request.client is None or request.client.host not in LOOPBACK:
+            return JSONResponse(
+                {"code": "forbidden", "message": "Metrics answer loopback clients, or set a metrics token."},
+                status_code=403,
+            )
+        return Response(request.app.state.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
 
 async def _sweep_open_tables(repo: Repository, ttl: float) -> None:

@@ -9,7 +9,7 @@ setting reads ``DRAGONTABLE_<NAME>`` from the environment.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -65,6 +65,12 @@ class Settings(BaseSettings):
     # doubles up to this, and gives up on that decision after ``auto_retry_limit`` tries.
     auto_retry_max_seconds: float = 30.0
     auto_retry_limit: int = 10
+
+    # Operations (docs/operations.md).  ``/metrics`` answers loopback clients only, unless a
+    # token is set: then anyone sending it as a Bearer token.  Logs are text or one JSON object
+    # a line.
+    metrics_token: str | None = None
+    log_format: Literal["text", "json"] = "text"
 
     # Extra games for tests and plugins: "name=module:attr,name2=module:attr".
     extra_games: str = ""

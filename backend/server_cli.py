@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import gc
 import json
+import logging
 import os
 import sys
 import threading
@@ -13,6 +14,7 @@ import time
 import webbrowser
 from pathlib import Path
 
+from backend import logs
 from backend.config import Settings
 
 
@@ -68,7 +70,6 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
     tune_gc()
     shown_host = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0", "::") else settings.host
     url = f"http://{shown_host}:{settings.port}/"
-    print(f"Dragontable is up: open {url}", flush=True)
     if not args.no_browser and _has_display():
 
         def open_browser() -> None:
@@ -88,7 +89,12 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         ws_per_message_deflate=settings.ws_compression,
         ws=settings.ws_impl,
         proxy_headers=True,
+        log_config=logs.configure(settings.log_format, args.log_level),
     )
+    if settings.log_format == "json":  # uvicorn.Config has applied the logging setup
+        logging.getLogger("dragontable").info("listening on %s", url, extra={"url": url})
+    else:
+        print(f"Dragontable is up: open {url}", flush=True)
     uvicorn.Server(config).run()
     return 0
 

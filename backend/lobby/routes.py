@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, cast
 
@@ -37,6 +38,7 @@ from .schemas import (
     table_out,
 )
 
+log = logging.getLogger("dragontable.lobby")
 ERRORS: dict[int | str, dict[str, Any]] = {
     s: {"model": ErrorOut} for s in (400, 401, 403, 404, 409, 413, 422)
 }
@@ -267,6 +269,7 @@ async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesD
     if not started:
         raise ApiError(409, "already_started", "The game has already started.")
     await tables.table_changed(table_id)
+    log.info("table %s started (%s)", table_id, record.game, extra={"table": table_id})
     record.status, record.seq = "live", 0
     return _out(tables, record)
 

@@ -39,6 +39,7 @@ from backend.store.writer import CommitWriter
 
 from . import protocol
 from .hub import CLOSE_BAD_TOKEN, Connection
+from .metrics import Metrics
 from .timers import seat_deadlines
 
 log = logging.getLogger("dragontable.play")
@@ -56,6 +57,7 @@ class TableHost(Protocol):
     settings: Settings
     repo: Repository
     writer: CommitWriter
+    metrics: Metrics
 
     async def build(self, table_id: str) -> tuple[PlayLoad, Any, int]:
         """The table's stored record and its state rebuilt at its last committed seq."""
@@ -193,6 +195,7 @@ class TableRuntime:
         async with self.lock:
             missed = await self._missed(conn.seat, last_seq)
             self.connections.add(conn)
+            self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").inc()
             if self._evict is not None:
                 self._evict.cancel()
                 self._evict = None
@@ -214,6 +217,7 @@ class TableRuntime:
     def _forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""
         self.connections.discard(conn)
+        self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").dec()
         if conn.seat is not None and all(c.seat != conn.seat for c in self.connections):
             self.left_at[conn.seat] = time.time()
 
@@ -292,60 +296,56 @@ class TableRuntime:
         )
 
     # -- the master ---------------------------------------------------------
+    def _refuse(self, conn: Connection | None, aid: str, code: str, message: str) -> None:
+        """Every refusal of an action goes out here: counted by code, one log line, and told
+        to the sender (none for the server's own timeout answers)."""
+        self.tables.metrics.refused.labels(code).inc()
+        log.info("table %s: refused an action at seq %s: %s", self.id, self.seq, code,
+                 extra={"table": self.id, "seq": self.seq, "code": code})  # fmt: skip
+        if conn is not None:
+            conn.send(protocol.rejected(aid, code, message, self.seq))
+
     async def act(self, conn: Connection, msg: protocol.Act) -> None:
+        arrived = time.perf_counter()
         aid = msg.action_id
         if conn.seat is None:
-            conn.send(
-                protocol.rejected(aid, "not_a_seat", "Spectators cannot act; join a seat to play.", self.seq)
-            )
+            self._refuse(conn, aid, "not_a_seat", "Spectators cannot act; join a seat to play.")
             return
         async with self.lock:
             if conn.closed:
                 return
             if self.record.status != "live" or self.state is None:
-                code, text = (
-                    ("game_over", "The game is over.")
-                    if self.record.status == "finished"
-                    else ("not_started", "The game has not started yet.")
-                )
-                conn.send(protocol.rejected(aid, code, text, self.seq))
+                if self.record.status == "finished":
+                    self._refuse(conn, aid, "game_over", "The game is over.")
+                else:
+                    self._refuse(conn, aid, "not_started", "The game has not started yet.")
                 return
             prior = self.action_ids.get(aid)
             if prior is not None:
                 self._answer_retry(conn, aid, prior)
                 return
             if msg.seq != self.seq:
-                conn.send(
-                    protocol.rejected(
-                        aid,
-                        "stale",
-                        f"The table moved on (now at {self.seq}); look again and retry.",
-                        self.seq,
-                    )
-                )
+                self._refuse(conn, aid, "stale", f"The table moved on (now at {self.seq}); look again and retry.")
                 return
             try:
                 action = check_action_shape(msg.action)
                 transition = self.game.apply(self.state, conn.seat, action)
             except IllegalAction as exc:
-                conn.send(protocol.rejected(aid, exc.code, exc.message, self.seq))
+                self._refuse(conn, aid, exc.code, exc.message)
                 return
             except Exception:
-                log.exception("table %s: the rules engine failed on an action", self.id)
-                conn.send(
-                    protocol.rejected(aid, "engine_error", "The rules engine could not apply that.", self.seq)
-                )
+                log.exception("table %s: the rules engine failed on an action", self.id,
+                              extra={"table": self.id, "seq": self.seq})  # fmt: skip
+                self._refuse(conn, aid, "engine_error", "The rules engine could not apply that.")
                 return
-            await self._commit(conn.seat, action, aid, False, transition, conn)
+            await self._commit(conn.seat, action, aid, False, transition, conn, arrived)
 
     def _answer_retry(self, conn: Connection, aid: str, prior: tuple[int, str]) -> None:
         seq, seat = prior
         if seat == conn.seat:
             conn.send(protocol.ack(aid, seq))
         else:
-            conn.send(
-                protocol.rejected(aid, "duplicate_action_id", "That action id was already used.", self.seq)
-            )
+            self._refuse(conn, aid, "duplicate_action_id", "That action id was already used.")
 
     def _proof_point(self, seq: int, snapshot: bool, finished: bool) -> bool:
         """Whether the state hash after ``seq`` is computed and recorded.
@@ -367,7 +367,11 @@ class TableRuntime:
         auto: bool,
         transition: Transition[Any],
         conn: Connection | None,
+        arrived: float | None = None,
     ) -> bool:
+        """Make the action durable, then answer and tell everyone; False when it was refused."""
+        arrived = time.perf_counter() if arrived is None else arrived
+        metrics = self.tables.metrics
         seq = self.seq + 1
         outcome = self.game.outcome(transition.state)
         snapshot = seq % self.settings.snapshot_every == 0
@@ -399,31 +403,27 @@ class TableRuntime:
                 if prior is not None:
                     self._answer_retry(conn, aid, prior)
                 else:
-                    conn.send(
-                        protocol.rejected(aid, "stale", f"The table moved on (now at {self.seq}).", self.seq)
-                    )
+                    self._refuse(conn, aid, "stale", f"The table moved on (now at {self.seq}).")
             return False
         except Unsavable as exc:
-            log.warning("table %s: the database refused action %s: %s", self.id, seq, exc)
-            if conn is not None:
-                conn.send(
-                    protocol.rejected(
-                        aid, "unsavable", "The server cannot store that action as sent.", self.seq
-                    )
-                )
+            log.warning("table %s: the database refused action %s: %s", self.id, seq, exc,
+                        extra={"table": self.id, "seq": seq})  # fmt: skip
+            self._refuse(conn, aid, "unsavable", "The server cannot store that action as sent.")
             return False
         except Exception:
-            log.exception("table %s: commit failed", self.id)
-            if conn is not None:
-                conn.send(
-                    protocol.rejected(
-                        aid, "unavailable", "The server could not save that; try again.", self.seq
-                    )
-                )
+            metrics.db_errors.inc()
+            log.exception("table %s: commit failed at seq %s", self.id, seq, extra={"table": self.id, "seq": seq})
+            self._refuse(conn, aid, "unavailable", "The server could not save that; try again.")
             return False
+        committed = time.perf_counter()
+        metrics.commit_seconds.observe(committed - arrived)
+        metrics.actions.labels(self.game.name).inc()
+        if auto:
+            metrics.timeouts.inc()
         if conn is not None:
             conn.send(protocol.ack(aid, seq))
         self._advance(transition, seat, aid, auto)
+        metrics.fanout_seconds.observe(time.perf_counter() - committed)
         self.tables.publish(
             self.id,
             {
@@ -452,6 +452,8 @@ class TableRuntime:
         if outcome is not None:
             self.record.status = "finished"
             self.record.outcome = outcome.as_dict()
+            log.info("table %s: finished at seq %s (%s)", self.id, self.seq, outcome.result,
+                     extra={"table": self.id, "seq": self.seq, "result": outcome.result})  # fmt: skip
         self._refresh_to_act(actor=seat)
         self._reschedule()
         self._fan_out(applied)

@@ -14,17 +14,21 @@ from backend.store.writer import CommitWriter
 
 from .bus import Bus
 from .master import TableRuntime
+from .metrics import Metrics
 from .record import build_state
 
 log = logging.getLogger("dragontable.play")
 
 
 class Tables:
-    def __init__(self, settings: Settings, repo: Repository, writer: CommitWriter, bus: Bus) -> None:
+    def __init__(
+        self, settings: Settings, repo: Repository, writer: CommitWriter, bus: Bus, metrics: Metrics | None = None
+    ) -> None:
         self.settings = settings
         self.repo = repo
         self.writer = writer
         self.bus = bus
+        self.metrics = metrics or Metrics()
         self.worker_id = settings.worker_id or uuid.uuid4().hex[:12]
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Task[TableRuntime]] = {}
@@ -63,6 +67,7 @@ class Tables:
         load, state, seq = await self.build(table_id)
         runtime = TableRuntime(self, get_game(load.table.game), load, state, seq)
         self.runtimes[table_id] = runtime
+        self.metrics.live_tables.set(len(self.runtimes))
         await self.bus.subscribe(table_id)
         # Ask the other workers who they have connected to this table.
         self.publish(table_id, {"kind": "presence_query"})
@@ -74,6 +79,7 @@ class Tables:
             return
         runtime.close()
         del self.runtimes[table_id]
+        self.metrics.live_tables.set(len(self.runtimes))
         self.spawn(self.bus.unsubscribe(table_id))
 
     def presence_of(self, table_id: str) -> tuple[int, frozenset[str]]:
@@ -87,6 +93,7 @@ class Tables:
     def publish(self, table_id: str, message: dict[str, Any]) -> None:
         if not self.bus.has_peers():
             return  # a lone worker: nobody to tell, and no task per action
+        self.metrics.bus_messages.labels("out").inc()
         self.spawn(self.bus.publish(table_id, {**message, "origin": self.worker_id}))
 
     def spawn(self, coro: Any) -> None:
@@ -105,6 +112,7 @@ class Tables:
     async def on_bus(self, table_id: str, msg: dict[str, Any]) -> None:
         if msg.get("origin") == self.worker_id:
             return
+        self.metrics.bus_messages.labels("in").inc()
         runtime = self.runtimes.get(table_id)
         if runtime is None:
             return

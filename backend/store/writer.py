@@ -12,6 +12,7 @@ import asyncio
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .repository import ActionWrite, Repository
@@ -29,8 +30,15 @@ class _Job:
 
 
 class CommitWriter:
-    def __init__(self, repo: Repository, max_batch: int = 256) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        max_batch: int = 256,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> None:
         self.repo = repo
+        # Told the size of every batch written (the server's metrics).
+        self.on_batch = on_batch
         self.max_batch = max_batch
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="commit-writer", daemon=True)
@@ -80,6 +88,8 @@ class CommitWriter:
             results = [exc] * len(jobs)
         self.batches += 1
         self.items += len(jobs)
+        if self.on_batch is not None:
+            self.on_batch(len(jobs))
         # One wake-up per event loop for the whole batch, not one per action.
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
         for job, result in zip(jobs, results, strict=True):

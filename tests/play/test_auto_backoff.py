@@ -15,6 +15,7 @@ from typing import Any
 
 from backend.config import Settings
 from backend.play.master import TableRuntime
+from backend.play.metrics import Metrics
 from backend.store.repository import ActionWrite, PlayLoad, SeatRecord, TableRecord
 from tests.play.toygame import GAME
 
@@ -35,6 +36,7 @@ class Host:
         self.settings = settings
         self.repo: Any = None
         self.writer: Any = FailingWriter()
+        self.metrics = Metrics()
         self.tasks: set[asyncio.Task[Any]] = set()
 
     async def build(self, table_id: str) -> Any:

@@ -1,0 +1,56 @@
+"""What the server counts, for ``GET /metrics`` (Prometheus text format).
+
+One ``Metrics`` per app, on its own registry, so that several apps in one process (the
+tests) never share or collide.  Only counts and timings: no table id, seat, token or card
+ever becomes a label (labels are bounded sets: games, refusal codes, connection kinds).
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+# Seconds: the commit path is milliseconds when healthy, seconds when the disk stalls.
+LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.actions = Counter("dragontable_actions_applied", "Actions committed, by game.", ["game"], registry=r)
+        self.refused = Counter(
+            "dragontable_actions_refused", "Actions refused, by the code the client was told.", ["code"], registry=r
+        )
+        self.timeouts = Counter(
+            "dragontable_timeouts_answered", "Decisions the server answered by default (timeout, clock).", registry=r
+        )
+        self.commit_seconds = Histogram(
+            "dragontable_action_commit_seconds", "From an action's arrival to its durable commit.",
+            buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.fanout_seconds = Histogram(
+            "dragontable_commit_fanout_seconds", "From a commit to every connection's update queued.",
+            buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.batch_size = Histogram(
+            "dragontable_commit_batch_size", "Actions per group commit (one transaction).",
+            buckets=BATCH_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.connections = Gauge(
+            "dragontable_connections", "Open table WebSockets, by kind.", ["kind"], registry=r
+        )
+        self.live_tables = Gauge("dragontable_live_tables", "Tables held in memory by this worker.", registry=r)
+        self.bus_messages = Counter(
+            "dragontable_bus_messages", "Messages over the bus between workers.", ["direction"], registry=r
+        )
+        self.db_errors = Counter(
+            "dragontable_database_errors", "Commits that failed for a database error (not a conflict).", registry=r
+        )
+        for kind in ("seat", "spectator"):
+            self.connections.labels(kind)
+        for direction in ("in", "out"):
+            self.bus_messages.labels(direction)
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
