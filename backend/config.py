@@ -70,6 +70,7 @@ class Settings(BaseSettings):
     # token is set: then anyone sending it as a Bearer token.  Logs are text or one JSON object
     # a line.
     metrics_token: str | None = None
+    shutdown_seconds: float = 10.0
     log_format: Literal["text", "json"] = "text"
 
     # Extra games for tests and plugins: "name=module:attr,name2=module:attr".

@@ -90,6 +90,9 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         ws=settings.ws_impl,
         proxy_headers=True,
         log_config=logs.configure(settings.log_format, args.log_level),
+        # SIGTERM: stop accepting, close every WebSocket with 1012 (clients reconnect), let the
+        # commits in flight finish, then the group writer drains; at most this long.
+        timeout_graceful_shutdown=max(1, int(settings.shutdown_seconds)),
     )
     if settings.log_format == "json":  # uvicorn.Config has applied the logging setup
         logging.getLogger("dragontable").info("listening on %s", url, extra={"url": url})
