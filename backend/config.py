@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     auto_retry_max_seconds: float = 30.0
     auto_retry_limit: int = 10
 
+    # "production" refuses settings that are only safe on one's own machine (see _refuse_unsafe).
+    environment: Literal["development", "production"] = "development"
     # Operations (docs/operations.md).  ``/metrics`` answers loopback clients only, unless a
     # token is set: then anyone sending it as a Bearer token.  Logs are text or one JSON object
     # a line.
@@ -96,8 +98,38 @@ class Settings(BaseSettings):
             raise ValueError("prompt_timeout_seconds must be positive")
         if self.snapshot_every < 1 or self.hash_every < 1:
             raise ValueError("snapshot_every and hash_every must be at least 1")
+        if self.open_table_ttl_seconds < 60 or self.shutdown_seconds <= 0:
+            raise ValueError("open_table_ttl_seconds must be at least 60 and shutdown_seconds positive")
+        if self.environment == "production":
+            # A server on the internet: no page elsewhere may open sockets to it, and the
+            # metrics (which reveal load and activity) need their own secret.
+            if "*" in self.allowed_origins:
+                raise ValueError("DRAGONTABLE_ALLOWED_ORIGINS may not be '*' in production: list the site's origins")
+            if not self.metrics_token or len(self.metrics_token) < 16:
+                raise ValueError("DRAGONTABLE_METRICS_TOKEN (16 characters or more) is required in production")
         return self
+
+    def effective(self) -> dict[str, object]:
+        """Every setting as the server will use it, secrets masked (``serve --check``)."""
+        out: dict[str, object] = {}
+        for key, value in self.model_dump(mode="json").items():
+            if key == "metrics_token" and value:
+                value = "set (hidden)"
+            elif key in ("database_url", "redis_url") and value:
+                value = _mask_password(str(value))
+            out[key] = value
+        return out
 
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+def _mask_password(url: str) -> str:
+    """``scheme://user:secret@host/db`` → ``scheme://user:***@host/db``."""
+    scheme, sep, rest = url.partition("://")
+    creds, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in creds:
+        return url
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}"

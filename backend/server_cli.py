@@ -14,6 +14,8 @@ import time
 import webbrowser
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from backend import logs
 from backend.config import Settings
 
@@ -26,6 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--redis-url", default=None, help="Redis for fan-out between workers (default: none)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--check", action="store_true", help="print the effective settings and exit")
     p.set_defaults(func=run_serve)
 
     m = sub.add_parser("migrate", help="apply (or undo) database migrations")
@@ -64,7 +67,15 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
     from backend.app import create_app
     from backend.store.migrate import upgrade
 
-    settings = _settings(args)
+    try:
+        settings = _settings(args)
+    except ValidationError as exc:
+        reasons = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+        print(f"Dragontable refuses to start: {reasons}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(json.dumps(settings.effective(), indent=2, sort_keys=True))
+        return 0
     upgrade(settings.database_url)
     app = create_app(settings)
     tune_gc()
