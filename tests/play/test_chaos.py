@@ -31,7 +31,8 @@ import pytest
 
 from ..server_fixtures import Api, ServerProcess, WsClient, start_table
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+# Each scenario is bounded by its own waits; the timeout only stops a hang (services restored).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(300)]
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432"
 PG_PORT = "5432"
