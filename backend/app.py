@@ -37,15 +37,9 @@ FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Dragontable</titl
 is not there. The API is described at <a href="/docs">/docs</a>.</p>"""
 
 
-def register_extra_games(spec: str) -> None:
-    for item in filter(None, (part.strip() for part in spec.split(","))):
-        name, _, target = item.partition("=")
-        registry.register(name.strip(), target.strip())
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    register_extra_games(settings.extra_games)
+    registry.register_spec(settings.extra_games)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -145,12 +145,10 @@ def run_migrate(args: argparse.Namespace, extra: list[str]) -> int:
 
 
 def run_verify(args: argparse.Namespace, extra: list[str]) -> int:
+    from backend.engine.registry import register_spec
     from backend.play.record import VerifyFailed, verify_record
 
-    settings = Settings()
-    from backend.app import register_extra_games
-
-    register_extra_games(settings.extra_games)
+    register_spec(Settings().extra_games)
     try:
         record = json.loads(args.record.read_text())
     except (OSError, ValueError) as exc:

@@ -28,6 +28,13 @@ def register(name: str, target: str) -> None:
     get_game.cache_clear()
 
 
+def register_spec(spec: str) -> None:
+    """Games from a setting: ``"name=module:attr,name2=module:attr"`` (DRAGONTABLE_EXTRA_GAMES)."""
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, target = item.partition("=")
+        register(name.strip(), target.strip())
+
+
 def game_names() -> list[str]:
     return sorted(_GAMES)
 

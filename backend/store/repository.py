@@ -320,6 +320,11 @@ class Repository:
             rows = conn.execute(_TABLE_WITH_HOST.where(*where).order_by(order).limit(limit)).all()
             return [self._record(conn, r) for r in rows]
 
+    def finished_table_ids(self) -> list[str]:
+        """Every finished table, oldest first (the bulk export of records)."""
+        with self.engine.connect() as conn:
+            return list(conn.scalars(select(_GT.c.id).where(_GT.c.status == "finished").order_by(_GT.c.finished_at)))
+
     def tables_of_player(self, player_id: str, limit: int = 50) -> list[TableRecord]:
         """Every table ``player_id`` hosts or holds a seat at, of any status or visibility."""
         seated = select(_ST.c.table_id).where(_ST.c.player_id == player_id)
