@@ -35,6 +35,7 @@ JSON = Any
 S = TypeVar("S")
 # The optional hooks only take states in: a hook for a wider state type serves a narrower one.
 S_in = TypeVar("S_in", contravariant=True)
+S_out = TypeVar("S_out", covariant=True)
 
 
 class IllegalAction(Exception):
@@ -224,6 +225,19 @@ class SimSteering(Protocol[S_in]):
     driver's own stream, never the game's, so the dice do not depend on the picks."""
 
     def sim_choice(self, state: S_in, seat: Seat, legal: list[Action], rng: Rng) -> Action: ...
+
+
+@runtime_checkable
+class Determinise(Protocol[S_out]):
+    """Optional: a game that builds a full state consistent with what one seat has seen, for the
+    bots that search (backend/bots).  ``view`` is that seat's ``view``, ``events`` every event it
+    was sent since the table started (``Event.as_dict()``, in order) and ``rng`` the bot's own
+    stream: hidden cards are drawn from what the seat has not seen, and the sampled state's seed
+    is drawn from ``rng``, never the table's.  Contract: ``view(sampled, seat) == view``."""
+
+    def sample_state(
+        self, view: Mapping[str, JSON], seat: Seat, rng: Rng, events: Sequence[Mapping[str, JSON]] = ()
+    ) -> S_out: ...
 
 
 def check_action_shape(action: object) -> Action:

@@ -7,7 +7,7 @@ from typing import Any
 
 from backend.engine.core import InvalidOptions, Outcome, SeatInfo, Transition
 
-from . import actions, sim
+from . import actions, determinise, sim
 from . import view as view_mod
 from .content import (
     FANG_SITES,
@@ -176,6 +176,10 @@ class Dorasure:
 
     def default_action(self, state: State, seat: str) -> dict[str, Any] | None:
         return actions.default(state, seat)
+
+    def sample_state(self, view: Mapping[str, Any], seat: str, rng: Any, events: Any = ()) -> State:
+        """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
+        return determinise.sample_state(view, seat, rng, events)
 
     def view(self, state: State, seat: str | None, *, reveal: bool = False) -> dict[str, Any]:
         return view_mod.view(state, seat, reveal)

@@ -7,7 +7,7 @@ from typing import Any
 
 from backend.engine.core import Action, Outcome, SeatInfo, Transition
 
-from . import actions, sim, view
+from . import actions, determinise, sim, view
 from .board import BOARD, load_json
 from .catalog import (
     ARTIFACTS,
@@ -147,6 +147,10 @@ class DornGame:
 
     def default_action(self, state: State, seat: str) -> Action | None:
         return actions.default_action(state, seat)
+
+    def sample_state(self, view: Mapping[str, Any], seat: str, rng: Any, events: Any = ()) -> State:
+        """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
+        return determinise.sample_state(view, seat, rng, events)
 
     def batch_order(self, state: State, batch: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
         return actions.batch_order(state, batch)

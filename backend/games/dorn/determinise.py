@@ -1,0 +1,298 @@
+"""A full Dorn state consistent with what one seat has seen (issue 12: search bots).
+
+A bot decides from its seat's view, never from the game's state; to simulate it needs full
+states, so ``sample_state(view, seat, rng, events)`` builds one that the seat cannot tell from
+the real one: ``view(sampled, seat) == view`` (tests/bots/test_determinise.py checks it at every
+step of many games).  ``events`` are the events the seat was sent since the table started
+(``Event.as_dict()``, setup included), in order.
+
+What is drawn, from the bot's ``rng`` (content 4 says who sees what):
+
+* the RNG seed: a fresh one, never the table's;
+* the treasure deck's order and contents: every card not face up in the discard and not in a
+  hand the seat sees.  For the Keeper (and spectators) the hands are drawn too, from the unseen
+  *item* cards (only items are ever held), as are the cards destroyed with dead heroes, which
+  left the game face down;
+* the Blessings of the other hero seats and the Blessing deck, from the Blessings neither
+  discarded nor the seat's own;
+* the Ritual deck's order, and for hero seats the Keeper's hand, from the Rituals neither
+  discarded, in play nor (for the Keeper) in his hand;
+
+What is rebuilt from the events, because the view does not show it: the strong types already
+seen (``seen_strong``), the next monster id, which creatures moved this Keeper turn (a vampire
+takes bat form only before its first step), extra attacks bought in the movement step, and
+each seat's take-backs of *done* in the open step.
+
+Known gaps: the per-step command counts of content 5.12's ``phase_action_limit`` (an engine
+safety net for simulations) restart at 0; a dead hero's destroyed cards are drawn again from
+the unseen items, even by a hero seat that saw them (neither the view nor the events name a
+card passed between heroes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from backend.engine.rng import Rng
+
+from .board import BOARD
+from .catalog import BAG, BLESSINGS, MONSTERS, RITUALS, TREASURES
+from .rules.turns import TAKE_BACKS
+from .state import ZORKAL, State, copy_json
+
+Event = Mapping[str, Any]
+HERO_STEPS = ("H1", "H2")  # extra attacks bought here wait for the attack step (H3)
+KEEPER_MOVED = ("K3", "K4", "K4P", "H1", "H2", "H3")  # this Keeper turn's movement is over or on
+
+
+def fresh_seed(rng: Rng) -> str:
+    """A 256-bit seed drawn from the bot's own stream (hex, as the state keeps it)."""
+    return b"".join(rng.next_u64().to_bytes(8, "little") for _ in range(4)).hex()
+
+
+def sample_state(view: Mapping[str, Any], seat: str | None, rng: Rng, events: Sequence[Event] = ()) -> State:
+    hands = _hands(view, seat, rng)
+    treasure_deck = hands.pop("")
+    blessings, blessing_deck = _blessings(view, seat, rng)
+    ritual_hand, ritual_deck = _rituals(view, seat, rng)
+    bag, seen_strong = _bag(view, events)
+    monsters = _monsters(view, events)
+    s: State = {
+        "rng": [fresh_seed(rng), 0],
+        "options": copy_json(view["options"]),
+        "k": view["k"],
+        "phase": view["phase"],
+        "blood": view["blood"],
+        "fill": view["fill"],
+        "gate": view["gate_open"],
+        "bonus": view["bonus_summons"],
+        "zorkal": _zorkal(view["zorkal"]),
+        "heroes": {hid: _hero(view, hid, h, hands[hid], events) for hid, h in view["heroes"].items()},
+        "seats": {k: list(v) for k, v in view["seats"].items()},
+        "monsters": monsters,
+        "next_id": _next_id(monsters, events),
+        "tokens": [BOARD.idx(*c) for c in view["tokens"]],
+        "artifacts": {
+            aid: {"cell": _cell(a["cell"]), "carrier": a["carrier"], "picked": a["picked"]}
+            for aid, a in view["artifacts"].items()
+        },
+        "obstacles": {
+            oid: {"cell": BOARD.idx(*o["cell"]), "life": o["life"], "kind": o["kind"]}
+            for oid, o in view["obstacles"].items()
+        },
+        "treasure_deck": treasure_deck,
+        "treasure_discard": list(view["treasure_discard"]),
+        "blessing_deck": blessing_deck,
+        "blessings": blessings,
+        "blessing_discard": list(view["blessing_discard"]),
+        "ritual_deck": ritual_deck,
+        "ritual_hand": ritual_hand,
+        "ritual_discard": list(view["ritual_discard"]),
+        "rituals_in_play": list(view["rituals_in_play"]),
+        "ritual_played": view["ritual_played"],
+        "bag": bag,
+        "seen_strong": seen_strong,
+        "summon": dict(view["summon"]) if view["summon"] else {"weak": 0, "strong": 0, "exclusive": False},
+        "attacks": [{**a, "name": _creature_name(a["kind"])} for a in copy_json(view["attacks"])],
+        "done": list(view["done"]),
+        "cmds": _take_backs(view, events),
+        "prompt": _prompt(view["prompt"]),
+        "surrender": copy_json(view["surrender"]),
+        "effects": {},
+        "outcome": copy_json(view["outcome"]),
+    }
+    return s
+
+
+def _cell(xy: Sequence[int] | None) -> int | None:
+    return None if xy is None else BOARD.idx(*xy)
+
+
+def _creature_name(kind: str) -> str:
+    """How a declared attack names its creature (``Work.creature_name``)."""
+    return "Zorkal" if kind == ZORKAL else "the " + MONSTERS[kind]["name"]
+
+
+def _zorkal(v: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "level": v["level"],
+        "life": v["life"],
+        "cell": _cell(v["cell"]),
+        "mv": v["move_left"],
+        "atk": v["attacks_left"],
+    }
+
+
+def _prompt(v: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if v is None:
+        return None
+    return {
+        "kind": v["kind"],
+        "monster": v["monster"],
+        "finder": v["finder"],
+        "cells": [BOARD.idx(*c) for c in v["cells"]],
+    }
+
+
+# -- figures ---------------------------------------------------------------------------------
+
+
+def _since(events: Sequence[Event], kind: str, back: int = 1) -> Sequence[Event]:
+    """The events after the ``back``-th last event of ``kind`` (all of them if there are fewer)."""
+    found = 0
+    for i in range(len(events) - 1, -1, -1):
+        if events[i]["kind"] == kind:
+            found += 1
+            if found == back:
+                return events[i:]
+    return events
+
+
+def _hero(
+    view: Mapping[str, Any], hid: str, v: Mapping[str, Any], cards: list[str], events: Sequence[Event]
+) -> dict[str, Any]:
+    bonus = 0
+    if view["phase"] in HERO_STEPS:
+        for e in _since(events, "hero_turn"):
+            if (
+                e["kind"] == "item_used"
+                and e["hero"] == hid
+                and TREASURES[e["card"]]["effect"] == "extra_action"
+            ):
+                bonus += TREASURES[e["card"]]["actions"]
+    return {
+        "seat": v["seat"],
+        "cell": _cell(v["cell"]),
+        "alive": v["alive"],
+        "level": v["level"],
+        "life": v["life"],
+        "xp": v["xp"],
+        "cards": cards,
+        "parries": v["parries"],
+        "rot": v["rot"],
+        # Move classes (content 4.5): base and item bonuses, Ritual-, Blessing-granted.  Only the
+        # first is granted by any card today, and the view shows the sum.
+        "mv": [v["move_left"], 0, 0],
+        "actions": v["actions"],
+        "bonus_actions": bonus,
+        "item_used": v["item_used"],
+        "moved": v["moved"],
+        "rubble": v["rubble"],
+    }
+
+
+def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, dict[str, Any]]:
+    # ``moved`` is cleared when the movement step opens: before it, it is last Keeper turn's.
+    window = _since(events, "keeper_turn", 1 if view["phase"] in KEEPER_MOVED else 2)
+    upto = len(window) if view["phase"] in KEEPER_MOVED else _index_of_last(window, "keeper_turn")
+    moved = {e["figure"] for e in window[:upto] if e["kind"] == "creature_move"}
+    out = {}
+    for mid, m in view["monsters"].items():
+        out[mid] = {
+            "type": m["type"],
+            "cell": BOARD.idx(*m["cell"]),
+            "dmg": MONSTERS[m["type"]]["life"] - m["life"],
+            "wait": m["waiting"],
+            "mv": m["move_left"],
+            "atk": m["attacks_left"],
+            "moved": mid in moved,
+            "bat": m["bat"],
+            "frozen": False,  # no card freezes a monster yet (rules/cards.py: effects to come)
+            "no_attack": m["no_attack"],
+        }
+    return out
+
+
+def _index_of_last(events: Sequence[Event], kind: str) -> int:
+    return max((i for i, e in enumerate(events) if e["kind"] == kind), default=len(events))
+
+
+def _next_id(monsters: Mapping[str, Any], events: Sequence[Event]) -> int:
+    ids = [int(m[1:]) for m in monsters]
+    ids += [int(e["monster"][1:]) for e in events if e["kind"] == "monster_placed"]
+    return max(ids, default=0) + 1
+
+
+def _take_backs(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, int]:
+    """Each seat's take-backs of *done* in the open hero step (they are capped per step)."""
+    out: dict[str, int] = {}
+    for e in _since(events, "hero_turn"):
+        if e["kind"] == "seat_resumes" and e["phase"] == view["phase"] and view["phase"].startswith("H"):
+            key = TAKE_BACKS + e["seat"]
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _bag(view: Mapping[str, Any], events: Sequence[Event]) -> tuple[dict[str, int], list[str]]:
+    """Strong tokens left in the bag: every strong monster on the board was drawn from it, and a
+    killed one goes back (ruling 49); the hidden monsters of T04-T06 are weak.  ``seen_strong``
+    lists the strong types in the order they first appeared."""
+    bag = dict(BAG)
+    seen: list[str] = []
+    for e in events:
+        if e["kind"] == "monster_placed" and e["type"] in bag and e["type"] not in seen:
+            seen.append(e["type"])
+    for m in view["monsters"].values():
+        if m["type"] in bag:
+            bag[m["type"]] -= 1
+            if m["type"] not in seen:
+                seen.append(m["type"])  # without the events: at least what stands on the board
+    return bag, seen
+
+
+# -- cards -------------------------------------------------------------------------------------
+
+
+def _minus(pool: list[str], cards: Sequence[str]) -> list[str]:
+    out = list(pool)
+    for c in cards:
+        out.remove(c)
+    return out
+
+
+def _hands(view: Mapping[str, Any], seat: str | None, rng: Rng) -> dict[str, list[str]]:
+    """Every hero's item cards, and under ``""`` the treasure deck, in draw order."""
+    heroes = view["heroes"]
+    unseen = _minus(
+        [c for c, info in TREASURES.items() for _ in range(info["copies"])], view["treasure_discard"]
+    )
+    known = {hid: list(h["cards"]) for hid, h in heroes.items() if "cards" in h}
+    for cards in known.values():
+        unseen = _minus(unseen, cards)
+    hidden = [hid for hid in heroes if hid not in known]
+    held = sum(heroes[hid]["card_count"] for hid in hidden)
+    # Cards destroyed with dead heroes left the game; they were items, and nobody sees them now.
+    destroyed = len(unseen) - view["treasure_deck"] - held
+    items = rng.shuffled([c for c in unseen if TREASURES[c]["kind"] == "item"])
+    taken = items[: held + destroyed]
+    out = dict(known)
+    at = 0
+    for hid in hidden:
+        n = heroes[hid]["card_count"]
+        out[hid] = sorted(taken[at : at + n])
+        at += n
+    out[""] = rng.shuffled(_minus(unseen, taken))
+    return out
+
+
+def _blessings(
+    view: Mapping[str, Any], seat: str | None, rng: Rng
+) -> tuple[dict[str, str | None], list[str]]:
+    mine = view.get("my_blessing")
+    unseen = [b for b in sorted(BLESSINGS) if b not in view["blessing_discard"] and b != mine]
+    drawn = rng.shuffled(unseen)
+    out: dict[str, str | None] = {}
+    for other, has in view["has_blessing"].items():
+        out[other] = (mine if other == seat else drawn.pop()) if has else None
+    return out, drawn
+
+
+def _rituals(view: Mapping[str, Any], seat: str | None, rng: Rng) -> tuple[list[str], list[str]]:
+    hand = list(view["ritual_hand"]) if "ritual_hand" in view else None
+    public = {*view["ritual_discard"], *view["rituals_in_play"], *(hand or ())}
+    drawn = rng.shuffled([r for r in sorted(RITUALS) if r not in public])
+    if hand is None:
+        n = view["ritual_hand_count"]
+        hand, drawn = sorted(drawn[:n]), drawn[n:]
+    return hand, drawn
