@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from alembic import command
@@ -9,7 +10,9 @@ from alembic.config import Config
 
 from .db import ensure_sqlite_dir
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# Beside the backend package in a checkout; an installed wheel (the container image) is told
+# where the revisions were copied.
+MIGRATIONS = Path(os.environ.get("DRAGONTABLE_MIGRATIONS_DIR") or Path(__file__).resolve().parents[2] / "migrations")
 
 
 def alembic_config(url: str) -> Config:
