@@ -3,8 +3,9 @@ the real engine give views and legal actions from every step (summons, monster m
 attack declarations, parries, hidden-monster placement, Blessings, hero moves, items,
 attacks), and inside Chromium every listed action must be reachable by the controls a
 player has: a button (with the right figure picked), a click on its lit cell, or a click
-on its target. Every figure that can act must be selectable by clicking its token, and
-every state must draw without an error."""
+on its target (or, where one's own figure stands on that cell, the question that follows the
+click). Every figure that can act must be selectable by clicking its token, and every state
+must draw without an error."""
 
 from __future__ import annotations
 
@@ -121,6 +122,11 @@ CHECK = """async ({ stat, samples }) => {
                 for (const p of points) {
                     const got = r.actionAt(p.x, p.y, legal, { selection, view });
                     if (got === a || (got && got.choose && got.choose.includes(a))) reached.add(a);
+                    // One's own figure on the cell: the controls ask whether to pick it or go there.
+                    if (got && typeof got.select === 'string' && got.select.startsWith('ask:')) {
+                        const asked = r.controls(view, legal, { seat, selection: got.select }).prompt;
+                        if (asked && asked.items.some((it) => it.action === a)) reached.add(a);
+                    }
                 }
             }
             if (r.tooltipAt(r.cellToPixel(11, 1).x, r.cellToPixel(11, 1).y) === null) problems.push('no tooltip');

@@ -1,9 +1,10 @@
-"""The pure parts of the two board renderers (frontend/js/games/<game>/layout.js, names.js and
-selection.js) against the real engines: their static info and views and legal actions from
-random games. Pixel <-> cell round trips and hit tests, token positions, a label for every
-listed action, and which listed action a click stands for.
+"""The pure parts of the two board renderers (frontend/js/games/<game>/layout.js, names.js,
+texts.js, selection.js, cursor.js, and games/color.js) against the real engines: their static
+info and views and legal actions from random games. Pixel <-> cell round trips and hit tests,
+token positions, a label for every listed action, which listed action a click or the keyboard
+cursor stands for, the words of cards, events and legends, and the contrast of every ink.
 
-The cases (js/<game>_parts_cases.mjs) run under node's test runner when node is installed,
+The cases (js/<suite>_cases.mjs) run under node's test runner when node is installed,
 otherwise inside Chromium (which CI always has), as test_hexlayout_js.py's do."""
 
 from __future__ import annotations
@@ -27,7 +28,14 @@ from .helpers import repo_page
 pytestmark = pytest.mark.e2e
 
 JS_DIR = Path(__file__).parent / "js"
-CASES = {"dorn": 14, "dorasure": 10}
+# Each suite of cases: the game whose fixture it reads, and how many cases it holds.
+SUITES = {
+    "dorn_parts": ("dorn", 15),
+    "dorn_words": ("dorn", 7),
+    "dorasure_parts": ("dorasure", 10),
+    "dorasure_words": ("dorasure", 7),
+    "color": ("dorasure", 3),
+}
 
 
 def _dorn_fixture() -> dict[str, Any]:
@@ -98,48 +106,49 @@ def _fixture_json(game: str) -> str:
     return json.dumps(FIXTURES[game]())
 
 
-def _run_in_node(game: str, fixture_file: Path) -> None:
+def _run_in_node(suite: str, fixture_file: Path) -> None:
     result = subprocess.run(
         # No package.json in frontend/ (no build step): tell node its .js files are ES modules.
         ["node", "--experimental-default-type=module", "--test", str(JS_DIR / "renderer_parts.test.mjs")],
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PARTS_GAME": game, "PARTS_FIXTURE": str(fixture_file), "PATH": "/usr/local/bin:/usr/bin:/bin"},
+        env={"PARTS_CASES": suite, "PARTS_FIXTURE": str(fixture_file), "PATH": "/usr/local/bin:/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert f"# pass {CASES[game]}" in result.stdout, result.stdout
+    assert f"# pass {SUITES[suite][1]}" in result.stdout, result.stdout
 
 
-def _run_in_browser(browser: Any, game: str, fixture: dict[str, Any]) -> None:
+def _run_in_browser(browser: Any, suite: str, fixture: dict[str, Any]) -> None:
     page = repo_page(browser, "parts.test")
     results = page.evaluate(
-        """async ({ game, fixture }) => {
-            const { cases } = await import(`/tests/e2e/js/${game}_parts_cases.mjs`);
+        """async ({ suite, fixture }) => {
+            const { cases } = await import(`/tests/e2e/js/${suite}_cases.mjs`);
             const out = [];
             for (const [name, fn] of cases) {
                 try { fn(fixture); out.push([name, null]); } catch (e) { out.push([name, String(e)]); }
             }
             return out;
         }""",
-        {"game": game, "fixture": fixture},
+        {"suite": suite, "fixture": fixture},
     )
     page.close()
     assert page.js_errors == []
     failures = [f"{name}: {err}" for name, err in results if err]
-    assert len(results) == CASES[game] and not failures, failures
+    assert len(results) == SUITES[suite][1] and not failures, failures
 
 
-@pytest.mark.parametrize("game", sorted(FIXTURES))
-def test_renderer_parts(game: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_renderer_parts(suite: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    game = SUITES[suite][0]
     if shutil.which("node"):
         fixture_file = tmp_path / f"{game}_parts.json"
         fixture_file.write_text(_fixture_json(game), encoding="utf-8")
-        _run_in_node(game, fixture_file)
+        _run_in_node(suite, fixture_file)
     else:
-        _run_in_browser(request.getfixturevalue("browser"), game, json.loads(_fixture_json(game)))
+        _run_in_browser(request.getfixturevalue("browser"), suite, json.loads(_fixture_json(game)))
 
 
-@pytest.mark.parametrize("game", sorted(FIXTURES))
-def test_renderer_parts_in_chromium(browser: Any, game: str) -> None:
-    _run_in_browser(browser, game, json.loads(_fixture_json(game)))
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_renderer_parts_in_chromium(browser: Any, suite: str) -> None:
+    _run_in_browser(browser, suite, json.loads(_fixture_json(SUITES[suite][0])))

@@ -2,6 +2,10 @@
 // (sharp on high-DPI screens), a cleared frame drawn in CSS pixels, and the token shapes
 // both boards draw (terrain tiles, panel boxes, round initials tokens, X marks).
 
+import { inkOn } from "./color.js";
+
+export { inkOn };
+
 const FONT = "system-ui, sans-serif";
 
 /** Size the canvas to w × h CSS pixels, devicePixelRatio device pixels each; returns the ratio. */
@@ -59,14 +63,6 @@ export function panelBox(ctx, r, fill, stroke, lineWidth) {
   ctx.stroke();
 }
 
-/** Dark or white letters, whichever reads on a "#rrggbb" background. */
-export function inkOn(color) {
-  const m = /^#([0-9a-f]{6})$/i.exec(color);
-  if (!m) return "#fff";
-  const n = parseInt(m[1], 16);
-  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
-  return lum > 160 ? "#1b1b1b" : "#fff";
-}
 
 /** A round token: a shadowed disc with a rim and, optionally, short text (initials) on it. */
 export function roundToken(ctx, x, y, r, { fill, rim = "#fff", rimWidth = Math.max(1.2, r * 0.16), text = "", shadow = 0.55, blur = 3 }) {

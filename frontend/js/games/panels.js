@@ -1,7 +1,7 @@
 // The DOM side of the renderers: what the hero panels, the log and the buttons of every game
 // are made of (stat bars, token chips, seat lookups, event and fallback action texts).
 import { h, titleCase } from "../ui.js";
-import { inkOn } from "./canvas.js";
+import { inkOn } from "./color.js";
 
 /** The table's entry for a seat ({seat, label, player_name, taken...}), or null. */
 export function seatOf(table, seat) {
@@ -46,4 +46,19 @@ export function fallbackActionLabel(a, value = (v) => (typeof v === "object" ? J
     .filter(([k]) => k !== "type")
     .map(([k, v]) => `${titleCase(k)} ${value(v)}`);
   return `${titleCase(a.type)}${bits.length ? `: ${bits.join(", ")}` : ""}`;
+}
+
+/**
+ * A card's text that opens on tap or keyboard (a <details>; `spec` styles its summary), with
+ * the same words as its hover title. The panels are rebuilt on every update: `open` (a Set the
+ * renderer keeps) remembers which ones the player opened, by `key`. The inline styles keep it
+ * in line with its neighbours until app.css styles .card-detail.
+ */
+export function textChip(spec, key, open, summary, text) {
+  return h(
+    "details.card-detail",
+    { open: open.has(key), title: text, dataset: { card: key }, style: { display: "inline-block", maxWidth: "100%", verticalAlign: "top" }, ontoggle: (e) => (e.target.open ? open.add(key) : open.delete(key)) },
+    h(`summary${spec}`, { style: { cursor: "pointer" } }, summary),
+    h("span.card-text", { style: { display: "block", whiteSpace: "normal" } }, text),
+  );
 }

@@ -108,8 +108,8 @@ test("names come from the catalogues: heroes, rewards, places, lands and quest t
   assert.equal(names.rewardName(null), "");
   assert.equal(names.place("city", {}), "the City");
   assert.equal(names.place("belk", {}), "Belk");
-  assert.equal(names.place("belk", { belk_razed: true }), "Road belk");
-  assert.equal(names.place("p01", {}), "Plains p01");
+  assert.equal(names.place("belk", { belk_razed: true }), "Belk (razed)");
+  assert.ok(/^the plains (east|north-east|north-west|west|south-west|south-east) of /.test(names.place("p01", {})), names.place("p01", {}));
   assert.equal(names.place("nowhere", {}), "Nowhere");
   const [site, tile] = Object.entries(fixture.samples[0].view.lands)[0];
   assert.equal(names.landAt(fixture.samples[0].view, site).name, fixture.static.lands[tile].name);
@@ -179,5 +179,5 @@ test("lit hexes and clicks: a move in one click, else the smallest die's step, e
   assert.equal(clickAction(space("m1"), "m1", act, null), act[0]);
   assert.equal(clickAction(space("m2"), "m2", act, null), null);
   const two = [{ type: "gather", mountain: "m1" }, { type: "quest", mountain: "m1", invite: [] }];
-  assert.equal(clickAction(space("m1"), "m1", two, null), null);
+  assert.deepEqual(clickAction(space("m1"), "m1", two, null), { choose: two, title: "At m1" });
 });

@@ -10,7 +10,9 @@ import {
   activeFigure,
   actorOf,
   actors,
+  askOf,
   clickAction,
+  figureActionsAt,
   keepSelection,
   litCells,
   owes,
@@ -223,5 +225,31 @@ test("a click picks the listed action there, asks when several fit, selects a fi
   const legal = [{ type: "move", hero: "a", to: [1, 1] }, { type: "move", hero: "b", to: [2, 2] }];
   assert.deepEqual(clickAction([5, 5], "b", legal, null, name), { select: "fig:b" });
   assert.deepEqual(clickAction([5, 5], null, legal, "fig:a", name), { type: "move", hero: "a", to: [5, 5] });
-  assert.equal(clickAction([5, 5], null, legal, null, name), null);
+  // Nothing picked and several figures could act: the click explains instead of doing nothing.
+  assert.deepEqual(clickAction([5, 5], null, legal, null, name), { choose: [], title: "Pick a figure first (click its ringed token, or its button): <a>, <b>." });
+  assert.equal(clickAction([5, 5], null, [{ type: "done" }], null, name), null);
+});
+
+test("a click on one's own figure picks it, even where the picked one could go; then the controls ask which was meant", () => {
+  const name = (id) => `<${id}>`;
+  // Choros is picked; Eleanor stands in Argos (9,18), where Choros may also go.
+  const legal = [
+    { type: "move", hero: "choros", to: [9, 18] },
+    { type: "move", hero: "choros", to: [9, 17] },
+    { type: "move", hero: "eleanor", to: [9, 16] },
+    { type: "done" },
+  ];
+  const ask = clickAction([9, 18], "eleanor", legal, "fig:choros", name);
+  assert.deepEqual(ask, { select: "ask:choros|eleanor|9,18" });
+  assert.deepEqual(askOf(ask.select), { fig: "choros", other: "eleanor", cell: [9, 18] });
+  assert.equal(activeFigure(ask.select, legal), "choros", "the question keeps Choros picked");
+  assert.deepEqual(figureActionsAt(legal, "choros", [9, 18]), [legal[0]]);
+  assert.equal(keepSelection(ask.select, legal), "fig:choros", "an update turns the question back into the pick");
+  // Where the picked figure cannot go, a click on one's own figure simply picks it.
+  assert.deepEqual(clickAction([4, 4], "eleanor", legal, "fig:choros", name), { select: "fig:eleanor" });
+  // A click on the picked figure itself picks it again (the table toggles it off).
+  assert.deepEqual(clickAction([3, 3], "choros", legal, "fig:choros", name), { select: "fig:choros" });
+  // An enemy figure on an unlisted cell: the click says why nothing happens.
+  const blocked = clickAction([7, 3], "m1", legal, "fig:choros", name);
+  assert.deepEqual(blocked, { choose: [], title: "<choros> cannot go to (7,3): <m1> stands there." });
 });

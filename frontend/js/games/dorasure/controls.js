@@ -1,19 +1,11 @@
 // Dorasure's DOM side: the hero cards under the map and the controls: the listed actions
 // as lit hexes, die pickers, buttons and the dialogs of the questions asked between moves.
 import { h, titleCase } from "../../ui.js";
-import { cardHeader, seatOf, statBar, tokenChip } from "../panels.js";
+import { cardHeader, seatOf, statBar, textChip, tokenChip } from "../panels.js";
 import { heroesOf } from "./layout.js";
+import { TERRAIN_STYLE } from "./terrain.js";
+import { ATTRS, heroPowers, legendEntries, terrainText } from "./texts.js";
 import { heroColor } from "./tokens.js";
-
-// Hero attributes: [id, name, short name on the hero card].
-const ATTRS = [
-  ["move", "Move", "Move"],
-  ["plains_danger", "Danger (plains)", "Dng P"],
-  ["forest_danger", "Danger (forest)", "Dng F"],
-  ["combat", "Combat", "Combat"],
-  ["search", "Search", "Search"],
-  ["knowledge", "Knowledge", "Know"],
-];
 
 // Decisions asked outside the flow of one's own moves open a dialog (with the deadline).
 const DIALOG_KINDS = new Set(["assist", "absorb", "doll", "shield", "kiss", "extra_turn", "tune", "spend", "post_roll", "reaction"]);
@@ -30,16 +22,22 @@ const PROMPT_TITLES = {
   reaction: "After the movement roll",
 };
 
-/** One card per hero: health, resource, gold, level, attributes, flags (ctx: the table's seats and who acts). */
-export function heroPanels(names, view, { mine = [], toAct = [], connected = new Set(), table } = {}) {
+/**
+ * One card per hero: health, resource, gold, level, attributes, powers, the rolls of its last
+ * turn, flags; then the map's legend (ctx: the table's seats and who acts). `kit` is what the
+ * renderer keeps: names, the hero sheets' static, `rolls` (hero -> rows of its last turn) and
+ * `open` (the texts the player opened).
+ */
+export function heroPanels({ names, stat, rolls = new Map(), open = new Set() }, view, { mine = [], toAct = [], connected = new Set(), table } = {}) {
   const heroes = heroesOf(view || {});
   const current = view.current || null;
-  return h(
+  const cards = h(
     "div.hero-grid",
     {},
     heroes.map((hero) => {
       const sheet = names.sheets[hero.id] || {};
-      const color = heroColor(hero.id, hero.index);
+      const color = hero.dead ? "#5b5f66" : heroColor(hero.id, hero.index);
+      const onTurn = hero.id === current && !hero.dead;
       const attrs = hero.attrs || {};
       const resource = sheet.resource || null;
       const flags = [
@@ -48,15 +46,15 @@ export function heroPanels(names, view, { mine = [], toAct = [], connected = new
         hero.wolf_form && "wolf form",
       ].filter(Boolean);
       return h(
-        `article.hero-card${hero.id === current ? ".current" : ""}${toAct.includes(hero.id) ? ".due" : ""}${mine.includes(hero.id) ? ".mine" : ""}${hero.dead ? ".dead" : ""}`,
+        `article.hero-card${onTurn ? ".current" : ""}${toAct.includes(hero.id) ? ".due" : ""}${mine.includes(hero.id) ? ".mine" : ""}${hero.dead ? ".dead" : ""}`,
         { dataset: { hero: hero.id } },
         cardHeader(
           tokenChip(color, names.heroName(hero.id).slice(0, 2)),
           h("strong", {}, names.heroName(hero.id)),
           seatOf(table, hero.id),
           connected,
-          hero.id === current ? h("span.badge.badge-live", {}, "turn") : null,
-          toAct.includes(hero.id) && hero.id !== current ? h("span.badge.badge-open", {}, "deciding") : null,
+          hero.dead ? h("span.badge", {}, "dead") : onTurn ? h("span.badge.badge-live", {}, "turn") : null,
+          toAct.includes(hero.id) && !onTurn ? h("span.badge.badge-open", {}, "deciding") : null,
         ),
         h(
           "div.hero-stats",
@@ -68,14 +66,48 @@ export function heroPanels(names, view, { mine = [], toAct = [], connected = new
           h(
             "div.attrs",
             {},
-            ATTRS.filter(([k]) => attrs[k] !== undefined).map(([k, label, short]) =>
-              h("span.attr", { title: label }, h("small", {}, short), h("b", {}, attrs[k])),
-            ),
+            ATTRS.filter(([k]) => attrs[k] !== undefined).map(([k, label]) => h("span.attr", {}, h("small", {}, label), h("b", {}, attrs[k]))),
           ),
+          lastRolls(rolls.get(hero.id)),
+          powersChip(sheet, hero.id, open),
           flags.length ? h("div.small.hero-flags", {}, flags.join(" · ")) : null,
         ),
       );
     }),
+  );
+  return h("div", {}, cards, legend(stat, open));
+}
+
+/** The rolls of the hero's last turn, kept readable until its next turn begins. */
+function lastRolls(rows) {
+  if (!rows || !rows.length) return null;
+  return h(
+    "div.small.last-rolls",
+    { dataset: { rolls: rows.length } },
+    h("span.muted", {}, "Last turn's rolls: "),
+    rows.map((r, i) => [i ? " · " : "", `${r.label.replace(/^[^:]*: /, "")} `, h("b", {}, r.dice.join(" "))]),
+  );
+}
+
+/** A hero's powers (resource, abilities, relic), from its sheet: open on tap, on hover as a title. */
+function powersChip(sheet, id, open) {
+  const powers = heroPowers(sheet);
+  if (!powers.length) return null;
+  return textChip(".small.powers", `powers:${id}`, open, "Powers", powers.map(([title, text]) => `${title}: ${text}`).join(" "));
+}
+
+/** What the map's colours and marks mean. */
+function legend(stat, open) {
+  const terrains = Object.entries(TERRAIN_STYLE).map(([t, style]) =>
+    h("li", {}, h("span.legend-swatch", { style: { background: style.fill, display: "inline-block", width: "0.9em", height: "0.9em", marginRight: "0.35em", verticalAlign: "-0.1em", border: "1px solid #000" } }), terrainText(stat, t, style.label)),
+  );
+  const marks = legendEntries(stat).map(([mark, meaning]) => h("li", {}, h("b", {}, mark), `: ${meaning}`));
+  const attrs = h("li", {}, h("b", {}, "Hero cards"), `: ${ATTRS.map(([, label]) => label).join(", ")} are the hero's attributes; Powers opens its sheet's texts.`);
+  return h(
+    "details.board-legend.small",
+    { open: open.has("legend"), ontoggle: (e) => (e.target.open ? open.add("legend") : open.delete("legend")) },
+    h("summary", {}, "What the map shows"),
+    h("ul", {}, terrains, marks, attrs),
   );
 }
 

@@ -50,6 +50,50 @@ export class DorasureBoard {
     return { w, h };
   }
 
+  /** The nearest space with a name (a village, the City, the Lake, a mountain): {space, distance}, or null. */
+  nearestNamed(id) {
+    const start = this.byId.get(id);
+    if (!start) return null;
+    const seen = new Set([id]);
+    let ring = [start];
+    for (let distance = 1; ring.length && distance < 8; distance += 1) {
+      const next = [];
+      for (const s of ring) {
+        for (const n of this.hexNeighbours(s)) {
+          if (seen.has(n.id)) continue;
+          seen.add(n.id);
+          if (n.name) return { space: n, distance };
+          next.push(n);
+        }
+      }
+      ring = next;
+    }
+    return null;
+  }
+
+  /** The hexes next to `s` on the map (by coordinates: mountains and City hexes too). */
+  hexNeighbours(s) {
+    return [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]].map(([dq, dr]) => this.byCoord.get(`${s.q + dq},${s.r + dr}`)).filter(Boolean);
+  }
+
+  /**
+   * The space one key press from space `id`: dx (±1) along its row, dy (±1) to the next row's
+   * space nearest below or above it (ties go east going down and west going up, so a press and
+   * its opposite come back). Off the map the cursor stays.
+   */
+  stepSpace(id, dx, dy) {
+    const s = this.byId.get(id);
+    if (!s) return this.spaces[0]?.id ?? null;
+    if (!dy) return this.byCoord.get(`${s.q + Math.sign(dx)},${s.r}`)?.id ?? id;
+    const r = s.r + Math.sign(dy);
+    const x = s.q + s.r / 2 + Math.sign(dx) * 0.5;
+    const lean = dy > 0 ? 0.01 : -0.01;
+    const row = this.spaces.filter((o) => o.r === r);
+    if (!row.length) return id;
+    const d = (o) => Math.abs(o.q + o.r / 2 - x - lean);
+    return row.reduce((best, o) => (d(o) < d(best) ? o : best)).id;
+  }
+
   /** The board hexes of a position id (the City node covers its three hexes). */
   cellsOf(id) {
     if (id === null || id === undefined) return [];

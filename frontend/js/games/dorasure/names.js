@@ -7,6 +7,15 @@ import { fallbackActionLabel } from "../panels.js";
 // The City's position id: its three hexes share it.
 const CITY = "city";
 
+/** The direction from hex a to hex b, one of the six a pointy-top hex map has ("north-east"...). */
+export function compass(a, b) {
+  const x = b.q - a.q + (b.r - a.r) / 2;
+  const y = (b.r - a.r) * Math.sqrt(3) / 2;
+  const angle = (Math.atan2(-y, x) * 180) / Math.PI; // 0 = east, counter-clockwise
+  const dirs = ["east", "north-east", "north-west", "west", "south-west", "south-east"];
+  return dirs[((Math.round(angle / 60) % 6) + 6) % 6];
+}
+
 /** The hero sheets of welcome.static, by hero id. */
 function heroSheets(stat) {
   const list = stat.heroes || {};
@@ -63,25 +72,43 @@ export class DorasureNames {
 
   /** Dice in a batch of events, for the dice tray (one row per hero and roll). */
   diceFromEvents(events) {
-    const rolls = [];
-    const what = (ev) => titleCase(ev.roll || ev.kind).replace("Movement Roll", "movement");
-    for (const ev of events) {
-      const d = ev.dice;
-      if (Array.isArray(d)) {
-        const faces = d.filter(Number.isInteger);
-        if (faces.length) rolls.push({ label: `${ev.hero ? `${this.heroName(ev.hero)}: ` : ""}${what(ev)}`, dice: faces, tones: faces.map((f) => (ev.kind === "movement_roll" && f === 1 ? "void" : "")) });
-      } else if (d && typeof d === "object") {
-        for (const [hero, value] of Object.entries(d)) {
-          // A scored roll's chains: a 6 rolls again, so each chain is one die and its re-rolls.
-          const faces = Number.isInteger(value) ? [value] : Array.isArray(value) ? value.flat(2).filter(Number.isInteger) : [];
-          const score = ev.score && ev.score[hero] !== undefined ? ` (score ${ev.score[hero]})` : "";
-          if (faces.length) rolls.push({ label: `${this.heroName(hero)}: ${what(ev)}${score}`, dice: faces });
-        }
-      } else if (Number.isInteger(ev.die) && ["rampage", "special_chance", "retaliation", "faith"].includes(ev.kind)) {
-        rolls.push({ label: `${ev.hero ? `${this.heroName(ev.hero)}: ` : "Dragon: "}${what(ev)}`, dice: [ev.die] });
+    return events.flatMap((ev) => this.rollsOf(ev).map((x) => x.row));
+  }
+
+  /** The rows an event rolls, each with the hero who rolled it (null: the Dragon). */
+  rollsOf(ev) {
+    const out = [];
+    const what = titleCase(ev.roll || ev.kind).replace("Movement Roll", "movement");
+    const d = ev.dice;
+    if (Array.isArray(d)) {
+      const faces = d.filter(Number.isInteger);
+      const hero = typeof ev.hero === "string" ? ev.hero : null;
+      if (faces.length) out.push({ hero, row: { label: `${hero ? `${this.heroName(hero)}: ` : ""}${what}`, dice: faces, tones: faces.map((f) => (ev.kind === "movement_roll" && f === 1 ? "void" : "")) } });
+    } else if (d && typeof d === "object") {
+      for (const [hero, value] of Object.entries(d)) {
+        // A scored roll's chains: a 6 rolls again, so each chain is one die and its re-rolls.
+        const faces = Number.isInteger(value) ? [value] : Array.isArray(value) ? value.flat(2).filter(Number.isInteger) : [];
+        const score = ev.score && ev.score[hero] !== undefined ? ` (score ${ev.score[hero]})` : "";
+        if (faces.length) out.push({ hero, row: { label: `${this.heroName(hero)}: ${what}${score}`, dice: faces } });
       }
+    } else if (Number.isInteger(ev.die) && ["rampage", "special_chance", "retaliation", "faith"].includes(ev.kind)) {
+      const hero = typeof ev.hero === "string" ? ev.hero : null;
+      out.push({ hero, row: { label: `${hero ? `${this.heroName(hero)}: ` : "Dragon: "}${what}`, dice: [ev.die] } });
     }
-    return rolls;
+    return out;
+  }
+
+  /**
+   * Each hero's rolls of its last turn (hero -> rows), after `events`: a hero's "turn" event
+   * starts its list afresh, and every roll it makes until then is added (the last five kept).
+   */
+  keepRolls(rolls, events) {
+    const out = new Map(rolls);
+    for (const ev of events) {
+      if (ev.kind === "turn" && typeof ev.hero === "string") out.set(ev.hero, []);
+      for (const { hero, row } of this.rollsOf(ev)) if (hero) out.set(hero, [...(out.get(hero) || []), row].slice(-5));
+    }
+    return out;
   }
 
   /** The dice already on the table when one arrives (the movement roll in progress). */
@@ -91,13 +118,30 @@ export class DorasureNames {
     return [{ label: `${this.heroName(view.current)}: movement`, dice: mv.rolled, tones: mv.rolled.map((f) => (f === 1 ? "void" : "")) }];
   }
 
-  /** A position's name in a label: the City, a named space, or its terrain and id (Belk razed is road). */
+  /**
+   * A position's name as the map shows it: the City, a named space, or an unnamed hex by its
+   * terrain and where it lies from the nearest named place ("the forest east of Belk", "the
+   * plains 2 hexes south-west of the City"). Space ids ("p05") appear on no hex, so no label uses them.
+   */
   place(id, view) {
     if (id === CITY) return "the City";
     const s = this.board.cellsOf(id)[0];
     if (!s) return titleCase(id);
     const terrain = this.board.terrainOf(s, view);
-    return s.name && terrain !== "razed" ? s.name : `${titleCase(terrain === "razed" ? "road" : terrain)} ${s.id}`;
+    if (terrain === "razed") return `${s.name || "Belk"} (razed)`;
+    if (s.name) return s.name;
+    const near = this.board.nearestNamed(s.id);
+    const kind = terrain === "lake" ? "lake" : terrain;
+    if (!near) return `the ${kind} hex`;
+    const from = near.space.node === CITY ? "the City" : near.space.name;
+    const dir = compass(near.space, s);
+    return near.distance === 1 ? `the ${kind} ${dir} of ${from}` : `the ${kind} ${near.distance} hexes ${dir} of ${from}`;
+  }
+
+  /** The engine's sentence for an event, with every space id in it named as the map shows it. */
+  describeEvent(ev, view) {
+    const text = ev.text || titleCase(ev.kind);
+    return text.replace(/\b[a-z]+\d+\b/g, (word) => (this.board.byId.has(word) && !this.board.byId.get(word).name ? this.place(this.board.nodeOf(this.board.byId.get(word)), view) : word));
   }
 
   resourceName(seat) {

@@ -22,8 +22,8 @@ export function litTargets(legal, selection) {
 
 /**
  * The listed action a click on `space` (position `node`) stands for: a move there, else the
- * smallest die's step there, else the quest or information of a mountain; during movement an
- * unlisted move (so the player reads the server's reason); else null.
+ * smallest die's step there, else the quest or information of a mountain (a choice when both
+ * are listed); during movement an unlisted move (so the player reads the server's reason); else null.
  */
 export function clickAction(space, node, legal, selection) {
   const moves = picked(selection) ? [] : legal.filter((a) => a.type === "move" && a.to === node);
@@ -32,11 +32,31 @@ export function clickAction(space, node, legal, selection) {
     .filter((a) => a.type === "step" && a.to === node && (!picked(selection) || a.die === selection))
     .sort((a, b) => a.die - b.die);
   if (steps.length) return steps[0]; // the smallest die that the server says can pay for it
-  const quest = legal.find((a) => (a.mountain === space.id || a.target === space.id) && a.type !== "move");
-  if (quest && legal.filter((a) => a.mountain === space.id).length === 1) return quest;
+  const atMountain = legal.filter((a) => (a.mountain === space.id || a.target === space.id) && a.type !== "move");
+  if (atMountain.length === 1) return atMountain[0];
+  if (atMountain.length > 1) return { choose: atMountain, title: `At ${space.name || space.id}` };
   if (legal.some((a) => a.type === "move" || a.type === "step")) {
-    // Not listed: ask anyway, so the player reads the rule that forbids it.
+    // Not listed: ask anyway, so the player reads the rule that forbids it. A mountain is asked
+    // as a step: the server's answer to a step names the reason (mountains are never entered),
+    // its answer to a move only says the space cannot be reached.
+    const step = legal.filter((a) => a.type === "step").sort((a, b) => a.die - b.die)[0];
+    if (space.terrain === "mountain" && step) return { type: "step", to: node, die: picked(selection) ? selection : step.die };
     return { type: "move", to: node };
   }
   return null;
+}
+
+/**
+ * The spaces where the keyboard's Enter acts, in reading order (row by row, west to east): one
+ * hex of every lit position, and every mountain with a listed quest or gather. `board` is the
+ * DorasureBoard (layout.js).
+ */
+export function spaceTargets(legal, selection, board) {
+  const ids = new Set();
+  for (const node of litTargets(legal, selection).keys()) {
+    const cell = board.cellsOf(node)[0];
+    if (cell) ids.add(cell.id);
+  }
+  for (const a of legal) if (typeof a.mountain === "string" && board.byId.has(a.mountain)) ids.add(a.mountain);
+  return [...ids].map((id) => board.byId.get(id)).sort((a, b) => a.r - b.r || a.q - b.q).map((s) => s.id);
 }

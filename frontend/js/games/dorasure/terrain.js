@@ -5,6 +5,9 @@ import { titleCase } from "../../ui.js";
 import { paintTile } from "../canvas.js";
 import { heroesOf, mountainsOf } from "./layout.js";
 
+// The smallest text the map draws; a quest tile's words are cut short rather than shrunk below it.
+export const MIN_PX = 9;
+
 // Terrain look: a colour AND a glyph/pattern, so nothing depends on colour alone.
 export const TERRAIN_STYLE = {
   plains: { fill: "#c5d98a", ink: "#6f8a35", label: "Plains (die 3+)" },
@@ -45,7 +48,7 @@ function hexPath(ctx, layout, q, r, inset = 0) {
   ctx.closePath();
 }
 
-function drawSpace(ctx, { board, layout, view }, s) {
+function drawSpace(ctx, { board, layout, view, stat }, s) {
   const terrain = board.terrainOf(s, view);
   const style = TERRAIN_STYLE[terrain] || { fill: "#999", ink: "#333" };
   const size = layout.size;
@@ -57,7 +60,8 @@ function drawSpace(ctx, { board, layout, view }, s) {
   ctx.strokeStyle = "rgba(20,22,28,0.85)";
   ctx.lineWidth = Math.max(1, size * 0.045);
   ctx.stroke();
-  if (s.fang_site || s.fang) glyphFang(ctx, c, k);
+  // Fang sites mean something only with the Fang expansion in play.
+  if (stat.fang && (s.fang_site || s.fang)) glyphFang(ctx, c, k);
 }
 
 function glyphGrass(ctx, c, k) {
@@ -214,7 +218,7 @@ function drawLabel(ctx, { board, layout, view }, s) {
   if (!text || terrain === "mountain") return;
   if (terrain === "city" && s.id !== board.spaces.filter((x) => x.terrain === "city")[0]?.id) return;
   const c = layout.hexToPixel(s.q, s.r);
-  label(ctx, text, c.x, c.y + layout.size * 0.62, Math.max(9, layout.size * 0.27));
+  label(ctx, text, c.x, c.y + layout.size * 0.62, Math.max(MIN_PX + 1, layout.size * 0.27));
 }
 
 function label(ctx, text, x, y, px, { color = "#fff", bg = "rgba(15,17,22,0.72)" } = {}) {
@@ -272,48 +276,64 @@ export function drawMountains(ctx, { board, layout, view, names }) {
     ctx.lineWidth = Math.max(1, size * 0.05);
     ctx.strokeStyle = state === "hidden" || state === "peek" ? "#f0c36b" : state === "solved" ? "#b8f0c8" : "#8e2430";
     ctx.stroke();
-    const fs = Math.max(8, size * 0.24);
+    const fs = Math.max(MIN_PX, size * 0.24);
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     if (state === "hidden") {
-      ctx.fillStyle = "#f0c36b";
+      ctx.fillStyle = "#ffd98a";
       ctx.font = `700 ${size * 0.62}px Georgia, serif`;
       ctx.fillText("?", c.x, y + hgt * 0.48);
-      ctx.font = `600 ${fs * 0.85}px system-ui, sans-serif`;
+      ctx.font = `600 ${Math.max(MIN_PX, fs * 0.85)}px system-ui, sans-serif`;
       ctx.fillText("Quest", c.x, y + hgt * 0.86);
     } else {
       const dark = state !== "revealed";
       const name = quest ? quest.name : "";
-      let detail = "";
-      if (state === "solved") detail = m.reward ? names.rewardName(m.reward) : "solved";
-      else if (state === "peek") detail = `face down${m.reward ? ` · ${names.rewardName(m.reward)}` : ""}`;
-      else if (quest && quest.attribute) detail = `${titleCase(quest.attribute)} · need ${quest.target}`;
+      // What a player needs at a glance comes first (the attribute and target, the reward);
+      // the quest's name follows when it fits (the tooltip always has it).
+      let head = name;
+      if (state === "solved") head = `✓ ${m.reward ? names.rewardName(m.reward) : "solved"}`;
+      else if (state === "peek") head = "face down";
+      else if (quest && quest.attribute) head = `${titleCase(quest.attribute)} ${quest.target}`;
       textBlock(ctx, [
-        { text: (state === "solved" ? "✓ " : "") + name, weight: 700, scale: 1 },
-        { text: detail, weight: 500, scale: 0.85 },
+        { text: head, weight: 700, scale: 1 },
+        { text: head === name ? "" : name, weight: 500, scale: 0.85 },
       ], c.x, y, w - 6, hgt, fs, dark ? "#fff" : "#3a1c1c");
     }
     ctx.restore();
     const flags = m.flags || 0;
     for (let i = 0; i < flags; i += 1) drawFlag(ctx, x + w - size * 0.1 - i * size * 0.24, y - size * 0.05, size);
-    label(ctx, s.name, c.x, c.y + size * 0.72, Math.max(8, size * 0.24), { bg: "rgba(60,50,45,0.85)" });
+    label(ctx, s.name, c.x, c.y + size * 0.72, Math.max(MIN_PX, size * 0.24), { bg: "rgba(60,50,45,0.85)" });
   }
 }
 
-/** Wrapped lines of text, shrunk until they fit a w x hgt box (top-centred at x, y). */
+/**
+ * Wrapped lines of text in a w x hgt box (top-centred at x, y), shrunk until they fit but never
+ * below MIN_PX: then the later parts are left out, and at last the first part is cut short with
+ * "…" (the tooltip and the cursor's words have it all).
+ */
 function textBlock(ctx, parts, x, y, w, hgt, fs, color) {
-  let size = fs;
-  let lines = [];
-  for (let tries = 0; tries < 6; tries += 1) {
-    lines = [];
-    for (const part of parts.filter((p) => p.text)) {
-      ctx.font = `${part.weight} ${size * part.scale}px system-ui, sans-serif`;
-      for (const text of wrap(ctx, part.text, w)) lines.push({ text, font: ctx.font, px: size * part.scale });
+  const shown = parts.filter((p) => p.text);
+  const build = (use, size) => {
+    const lines = [];
+    for (const part of use) {
+      const px = Math.max(MIN_PX, size * part.scale);
+      ctx.font = `${part.weight} ${px}px system-ui, sans-serif`;
+      for (const text of wrap(ctx, part.text, w)) lines.push({ text, font: ctx.font, px });
     }
     const total = lines.reduce((acc, l) => acc + l.px * 1.12, 0);
-    if (total <= hgt - 4 && lines.every((l) => (ctx.font = l.font) && ctx.measureText(l.text).width <= w)) break;
-    size *= 0.88;
+    const fits = total <= hgt - 4 && lines.every((l) => (ctx.font = l.font) && ctx.measureText(l.text).width <= w);
+    return { lines, fits };
+  };
+  let lines = null;
+  for (const use of [shown, shown.slice(0, 1)]) {
+    for (let size = fs; !lines; size *= 0.9) {
+      const tried = build(use, size);
+      if (tried.fits) lines = tried.lines;
+      if (use.every((p) => size * p.scale <= MIN_PX)) break;
+    }
+    if (lines) break;
   }
+  if (!lines) lines = cutShort(ctx, build(shown.slice(0, 1), MIN_PX).lines, w, hgt);
   const total = lines.reduce((acc, l) => acc + l.px * 1.12, 0);
   let cy = y + (hgt - total) / 2;
   ctx.fillStyle = color;
@@ -324,6 +344,20 @@ function textBlock(ctx, parts, x, y, w, hgt, fs, color) {
     ctx.fillText(l.text, x, cy + l.px * 0.08);
     cy += l.px * 1.12;
   }
+}
+
+/** As many lines as fit the height, the last one ending in "…" and every one inside the width. */
+function cutShort(ctx, lines, w, hgt) {
+  const room = Math.max(1, Math.floor((hgt - 4) / (lines[0]?.px * 1.12 || 1)));
+  const kept = lines.slice(0, room);
+  const clip = (l, mark) => {
+    ctx.font = l.font;
+    let text = l.text + mark;
+    while (text.length > 1 && ctx.measureText(text).width > w) text = `${text.slice(0, -(mark.length + 1))}${mark}`;
+    return { ...l, text };
+  };
+  const wide = (l) => (ctx.font = l.font) && ctx.measureText(l.text).width > w;
+  return kept.map((l, i) => clip(l, wide(l) || (i === kept.length - 1 && kept.length < lines.length) ? "…" : ""));
 }
 
 /** Fang expansion land tiles on their sites: a tile with the land's name. */
@@ -340,7 +374,7 @@ export function drawLands(ctx, { board, layout, view, names }) {
     ctx.setLineDash([size * 0.12, size * 0.08]);
     ctx.stroke();
     ctx.restore();
-    label(ctx, land.name, c.x, c.y - size * 0.55, Math.max(8, size * 0.22), { bg: "rgba(90,40,20,0.9)" });
+    label(ctx, land.name, c.x, c.y - size * 0.55, Math.max(MIN_PX, size * 0.22), { bg: "rgba(90,40,20,0.9)" });
   }
 }
 
@@ -396,5 +430,20 @@ export function drawTargets(ctx, { board, layout, targets }) {
       ctx.stroke();
     }
   }
+  ctx.restore();
+}
+
+/** The keyboard cursor: a bright double outline round its hex, drawn over everything. */
+export function drawCursor(ctx, { board, layout }, id) {
+  const s = board.byId.get(id);
+  if (!s) return;
+  ctx.save();
+  hexPath(ctx, layout, s.q, s.r, 2);
+  ctx.lineWidth = Math.max(4, layout.size * 0.16);
+  ctx.strokeStyle = "#000";
+  ctx.stroke();
+  ctx.lineWidth = Math.max(2, layout.size * 0.08);
+  ctx.strokeStyle = "#4fd1ff";
+  ctx.stroke();
   ctx.restore();
 }

@@ -1,6 +1,8 @@
 // Dorasure's hero tokens, drawn over the map from the view: each hero's colour and initials,
-// a ring for the hero on turn, a cross for the dead; tokens spread when heroes share a space.
+// a ring for the hero on turn, grey under a cross for the dead; tokens spread when heroes share
+// a space.
 import { roundToken, xMark } from "../canvas.js";
+import { hslHex } from "../color.js";
 import { heroesOf, heroPos } from "./layout.js";
 
 const HERO_COLORS = {
@@ -18,8 +20,10 @@ const HERO_COLORS = {
   grand_master: "#34495e",
 };
 
+const DEAD_FILL = "#5b5f66";
+
 export function heroColor(id, index) {
-  return HERO_COLORS[id] || `hsl(${(index * 67) % 360} 55% 45%)`;
+  return HERO_COLORS[id] || hslHex((index * 67) % 360, 0.55, 0.45);
 }
 
 /** The colour of a hero's token (a hero without its own colour takes one by its turn order). */
@@ -40,9 +44,10 @@ export function drawHeroes(ctx, { board, layout, view, names }) {
     if (!p) continue;
     const sharing = heroes.filter((o) => heroPos(o) === heroPos(hero)).length;
     const radius = size * (sharing > 1 ? 0.27 : 0.36);
-    const color = heroColor(hero.id, hero.index);
+    // A dead hero is a grey token under a red cross, never ringed as the hero on turn.
+    const color = hero.dead ? DEAD_FILL : heroColor(hero.id, hero.index);
     ctx.save();
-    if (hero.id === current) {
+    if (hero.id === current && !hero.dead) {
       ctx.beginPath();
       ctx.arc(p.x, p.y, radius + size * 0.1, 0, 2 * Math.PI);
       ctx.fillStyle = "rgba(255, 230, 90, 0.9)";
@@ -50,9 +55,9 @@ export function drawHeroes(ctx, { board, layout, view, names }) {
     }
     roundToken(ctx, p.x, p.y, radius, { fill: color, rimWidth: Math.max(1.5, size * 0.06), text: names.heroName(hero.id).slice(0, 2), shadow: 0.5 });
     if (hero.dead) {
-      ctx.strokeStyle = "#e74c3c";
-      ctx.lineWidth = Math.max(2, size * 0.08);
-      xMark(ctx, p.x, p.y, radius);
+      ctx.strokeStyle = "#ff5a4a";
+      ctx.lineWidth = Math.max(2.5, size * 0.1);
+      xMark(ctx, p.x, p.y, radius * 1.05);
     }
     ctx.restore();
   }

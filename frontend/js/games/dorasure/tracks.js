@@ -1,6 +1,7 @@
 // The two tracks Dorasure keeps on the map's empty lower right, drawn on the canvas from the
 // view: the Dragon's Rampaging Meter and the Dragon's health.
 import { panelBox } from "../canvas.js";
+import { MIN_PX } from "./terrain.js";
 
 /** The Rampaging Meter: its length, fire spaces, final space and the Dragon's position. */
 function meterInfo(stat, view) {
@@ -35,7 +36,7 @@ export function drawTracks(ctx, { board, layout, stat, view }) {
 function trackBox(ctx, layout, r, title) {
   ctx.save();
   panelBox(ctx, r, "rgba(44, 24, 20, 0.92)", "#b5472f", 1.5);
-  const fs = Math.max(9, layout.size * 0.27);
+  const fs = Math.max(MIN_PX + 1, layout.size * 0.27);
   ctx.font = `700 ${fs}px system-ui, sans-serif`;
   ctx.fillStyle = "#ffd9c2";
   ctx.textAlign = "left";
@@ -68,7 +69,7 @@ function drawMeter(ctx, layout, r, m) {
     ctx.stroke();
     if (fire) flame(ctx, x + cell / 2, top + cell / 2, cell * 0.36, passed ? "#f5a25d" : "#fff1c2");
     else {
-      ctx.fillStyle = passed ? "#bfae9e" : "#6d5a4a";
+      ctx.fillStyle = passed ? "#bfae9e" : "#4f3f32"; // 5:1 and 6:1 on their boxes
       ctx.font = `600 ${cell * 0.42}px system-ui, sans-serif`;
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
@@ -149,7 +150,7 @@ function drawHealth(ctx, layout, r, hl) {
     ctx.restore();
   }
   ctx.save();
-  ctx.font = `500 ${Math.max(8, fs * 0.8)}px system-ui, sans-serif`;
+  ctx.font = `500 ${Math.max(MIN_PX, fs * 0.8)}px system-ui, sans-serif`;
   ctx.fillStyle = "#ffd9c2";
   ctx.textAlign = "center";
   ctx.textBaseline = "top";

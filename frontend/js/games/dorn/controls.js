@@ -1,30 +1,58 @@
 // Dorn's DOM side: the hero panels under the board (the Keeper's card, one card per hero, the
 // seat's Blessing) and the controls: the listed actions as board clicks, buttons and dialogs.
 import { h } from "../../ui.js";
-import { cardHeader, seatOf, statBar, tokenChip } from "../panels.js";
+import { cardHeader, seatOf, statBar, textChip, tokenChip } from "../panels.js";
 import { heroColor } from "./figures.js";
 import { key } from "./layout.js";
-import { doneLabel } from "./names.js";
-import { actionCell, activeFigure, actorOf, actors as actorsOf, owes } from "./selection.js";
+import { doneLabel, MARKER_LABEL } from "./names.js";
+import { actionCell, activeFigure, actorOf, actors as actorsOf, askOf, figureActionsAt, owes } from "./selection.js";
+import { TERRAIN_STYLE } from "./terrain.js";
+import { attackText, cardLine, cardText, legendEntries, zorkalText } from "./texts.js";
 
 function kv(label, value) {
   return h("span", {}, `${label} `, h("b", {}, value));
 }
 
-/** The Keeper's card, every hero's card, and the Blessing strip (ctx: the table's seats and who acts). */
-export function heroPanels({ stat, names }, view, { mine = [], toAct = [], connected = new Set(), table, active = null } = {}) {
+/**
+ * The Keeper's card, every hero's card, the Blessing strip and the legend (ctx: the table's
+ * seats and who acts). A card's text is shown only where the view hands that card to this
+ * seat (the Keeper's hand, the seat's Blessing, the items hero seats see); `open` remembers
+ * the texts the player opened.
+ */
+export function heroPanels({ stat, names, open = new Set() }, view, { mine = [], toAct = [], connected = new Set(), table, active = null } = {}) {
   view = view || {};
-  const cards = [keeperCard({ stat, names }, view, { toAct, connected, table })];
+  const kit = { stat, names, open };
+  const cards = [keeperCard(kit, view, { toAct, connected, table })];
   const activeHeroes = active && view.seats && view.seats[active] ? view.seats[active] : [];
   for (const [id, hero] of Object.entries(view.heroes || {})) {
     const seat = { due: toAct.includes(hero.seat), mine: mine.includes(hero.seat), current: activeHeroes.includes(id) };
-    cards.push(heroCard({ stat, names }, view, id, hero, seat, { connected, table }));
+    cards.push(heroCard(kit, view, id, hero, seat, { connected, table }));
   }
-  return h("div", {}, h("div.hero-grid.hero-grid-dorn", {}, cards), blessingStrip(names, view));
+  return h("div", {}, h("div.hero-grid.hero-grid-dorn", {}, cards), blessingStrip(kit, view), legend(open));
+}
+
+/** A card the seat holds (or one face up for everyone): its name on the chip, its text on tap or hover. */
+function cardChip({ stat, open }, id, kind, label = cardText(stat, id).name) {
+  return textChip(`.card-chip.${kind}`, `${kind}:${id}`, open, label, cardLine(stat, id));
+}
+
+/** What every colour, mark and badge of the board means: the zones from the terrain styles, the rest from texts.js. */
+function legend(open) {
+  const zones = Object.entries(TERRAIN_STYLE).map(([zone, style]) =>
+    h("li", {}, h("span.legend-swatch", { style: { background: style.fill, display: "inline-block", width: "0.9em", height: "0.9em", marginRight: "0.35em", verticalAlign: "-0.1em", border: "1px solid #000" } }), style.label),
+  );
+  const marks = legendEntries(MARKER_LABEL).map(([, , label, meaning]) => h("li", {}, h("b", {}, label), `: ${meaning}`));
+  return h(
+    "details.board-legend.small",
+    { open: open.has("legend"), ontoggle: (e) => (e.target.open ? open.add("legend") : open.delete("legend")) },
+    h("summary", {}, "What the board shows"),
+    h("ul", {}, zones, marks, h("li", {}, h("b", {}, "Numbers on the edges"), ": columns (x) above, rows (y) on the left; buttons and the log name cells (x,y).")),
+  );
 }
 
 /** Zorkal, the pool, the chamber, the Gate, the bag; the Ritual hand for the Keeper's own eyes. */
-function keeperCard({ stat, names }, view, { toAct, connected, table }) {
+function keeperCard(kit, view, { toAct, connected, table }) {
+  const { stat } = kit;
   const z = view.zorkal || {};
   const hand = view.ritual_hand;
   return h(
@@ -40,29 +68,34 @@ function keeperCard({ stat, names }, view, { toAct, connected, table }) {
     h(
       "div.hero-stats",
       {},
-      h("div.stat-line", {}, kv("Life", z.life ?? 0), kv("Lv", z.level ?? 1), kv("Blood", view.blood ?? 0)),
+      h("div.stat-line", { title: zorkalText(stat, z.level ?? 1) }, kv("Life", z.life ?? 0), kv("Level", z.level ?? 1), kv("Blood", view.blood ?? 0)),
       h("div.stat-line", {}, kv("Chamber", `${view.fill ?? 0}/${stat.chamber_fill_turns || 3}`), kv("Gate", view.gate_open ? "open" : "shut"), kv("Bag", view.bag ?? 0)),
       Array.isArray(hand)
         ? h(
             "div.card-list",
             { title: "Your Ritual hand (only you see it)" },
             h("span.muted", {}, "Rituals: "),
-            hand.length ? hand.map((c) => h("span.card-chip.ritual", { title: `cost ${stat.rituals?.[c]?.cost ?? "?"}` }, `${names.cardName(c)} (${stat.rituals?.[c]?.cost ?? "?"})`)) : "none",
+            hand.length ? hand.map((c) => cardChip(kit, c, "ritual", `${cardText(stat, c).name} (${stat.rituals?.[c]?.cost ?? "?"} Blood)`)) : "none",
           )
         : h("div.small.muted", {}, `${view.ritual_hand_count ?? 0} Ritual cards in hand`),
+      (view.rituals_in_play || []).length
+        ? h("div.card-list", {}, h("span.muted", {}, "In play: "), view.rituals_in_play.map((c) => cardChip(kit, c, "ritual")))
+        : null,
     ),
   );
 }
 
 /** A hero's life, level, XP, what it has left in its step, its attacks, Artifacts and items. */
-function heroCard({ stat, names }, view, id, hero, { due, mine, current }, { connected, table }) {
+function heroCard(kit, view, id, hero, { due, mine, current }, { connected, table }) {
+  const { stat, names, open } = kit;
   const sheet = (stat.heroes || {})[id] || {};
   const level = hero.level ?? 1;
   const attacks = (sheet.basic || []).filter((a) => !a.levels || a.levels.includes(level));
   const carried = Object.entries(view.artifacts || {}).filter(([, a]) => a.carrier === id).map(([aid]) => names.artifactName(aid));
-  const items = Array.isArray(hero.cards) ? hero.cards.map((c) => names.cardName(c)) : null;
+  const items = Array.isArray(hero.cards) ? hero.cards : null;
   const flags = [!hero.alive && "dead", hero.rot && "mummy rot", hero.rubble && "in rubble", hero.item_used && "item used"].filter(Boolean);
-  const stats = [kv("Lv", level), kv("XP", hero.xp ?? 0)];
+  const next = (stat.level_xp || [])[level];
+  const stats = [kv("Level", level), kv("XP", next !== undefined ? `${hero.xp ?? 0}/${next}` : hero.xp ?? 0)];
   if (view.phase === "H2") stats.push(kv("Move", hero.move_left ?? 0));
   if (view.phase === "H3") stats.push(kv("Actions", hero.actions ?? 0));
   if (view.phase === "K4P" || view.phase === "K4") stats.push(kv("Parries", hero.parries ?? 0));
@@ -75,10 +108,12 @@ function heroCard({ stat, names }, view, id, hero, { due, mine, current }, { con
       {},
       statBar("Life", hero.life, hero.max_life, "health"),
       h("div.stat-line", {}, stats),
-      h("div.small.attacks", { title: attacks.map((a) => `${a.name}: ${a.class}, ${a.reach}${a.range ? ` ${a.range[level - 1]}` : ""}, damage ${a.damage}${a.life_cost ? `, costs ${a.life_cost} life` : ""}`).join("\n") }, attacks.map((a) => a.name).join(" · ") || "—"),
-      carried.length ? h("div.small.artifacts", {}, "◆ ", carried.join(", ")) : null,
+      attacks.length
+        ? textChip(".small.attacks", `attacks:${id}`, open, attacks.map((a) => a.name).join(" · "), attacks.map((a) => attackText(a, level)).join("; "))
+        : h("div.small.attacks", {}, "—"),
+      carried.length ? h("div.small.artifacts", { title: "Artifacts this hero carries" }, "◆ ", carried.join(", ")) : null,
       items
-        ? h("div.small.items", {}, items.length ? `Items: ${items.join(", ")}` : h("span.muted", {}, "No items"))
+        ? h("div.small.items", {}, items.length ? ["Items: ", items.map((c) => cardChip(kit, c, "item"))] : h("span.muted", {}, "No items"))
         : hero.card_count
           ? h("div.small.items", {}, `${hero.card_count} item card${hero.card_count > 1 ? "s" : ""}`)
           : null,
@@ -88,22 +123,40 @@ function heroCard({ stat, names }, view, id, hero, { due, mine, current }, { con
 }
 
 /** The seat's own Blessing (a hero seat), or every seat's (a replay), or nothing. */
-function blessingStrip(names, view) {
+function blessingStrip(kit, view) {
   const blessing = view.my_blessing;
   if (blessing === undefined && !view.blessings) return null;
   return h(
     "div.blessing-strip.small",
     {},
     blessing !== undefined
-      ? h("span", {}, "Your Blessing: ", blessing ? h("span.card-chip.blessing", {}, names.cardName(blessing)) : h("span.muted", {}, "played"))
-      : h("span", {}, "Blessings: ", Object.entries(view.blessings || {}).map(([s, c]) => `${s}: ${c ? names.cardName(c) : "played"}`).join(" · ")),
+      ? h("span", {}, "Your Blessing: ", blessing ? cardChip(kit, blessing, "blessing") : h("span.muted", {}, "played"))
+      : h("span", {}, "Blessings: ", Object.entries(view.blessings || {}).map(([s, c]) => [`${s}: `, c ? cardChip(kit, c, "blessing") : "played", " "])),
   );
 }
 
 /** Turn the listed actions into {hint, groups, prompt}: board clicks, buttons, dialogs. */
 export function controls(names, view, legal, selection) {
   const kit = planKit(names, view, legal);
-  return question(names, view, kit) || stepPlan(names, view, legal, selection, kit);
+  return askPlan(names, view, legal, selection, kit) || question(names, view, kit) || stepPlan(names, view, legal, selection, kit);
+}
+
+/** The player clicked one of their own figures on a cell the picked one may go to: which was meant? */
+function askPlan(names, view, legal, selection, { item, finish }) {
+  const ask = askOf(selection);
+  if (!ask) return null;
+  const moves = figureActionsAt(legal, ask.fig, ask.cell);
+  const other = names.figureName(ask.other, view);
+  return finish([], `Pick ${other}, or move ${names.figureName(ask.fig, view)} there?`, {
+    title: `(${ask.cell[0]},${ask.cell[1]}): pick ${other} or move there?`,
+    text: `${other} stands on that cell, where ${names.figureName(ask.fig, view)} may also go.`,
+    items: [
+      { select: `fig:${ask.other}`, label: `Pick ${other}`, primary: true },
+      ...moves.map((a) => item(a)),
+      { select: `fig:${ask.fig}`, label: "Neither (keep the picked figure)", ghost: true },
+    ],
+    dock: "side",
+  });
 }
 
 /** What the plans are made of: a button per action, the Done and give-up groups, and a plan that ends with them. */
@@ -154,9 +207,10 @@ function question(names, view, { item, done, giveUpGroup, byType, finish }) {
   }
   if (byType("play_blessing").length) {
     const card = view.my_blessing;
+    const c = card ? cardText(names.stat, card) : null;
     return finish([], "Play your Blessing now, or keep it.", {
-      title: `Your Blessing${card ? `: ${names.cardName(card)}` : ""}`,
-      text: "A Blessing is played once, on one of your heroes on the board. Keep it for a later turn with the step's Done button.",
+      title: `Your Blessing${c ? `: ${c.name}` : ""}`,
+      text: `${c && c.text ? `${c.text} ` : ""}A Blessing is played once, on one of your heroes on the board. Keep it for a later turn with the step's Done button.`,
       items: [...byType("play_blessing").map((a) => item(a, { primary: true })), ...done.map((a) => item(a))],
       dock: "side",
     });

@@ -255,3 +255,18 @@ function crosshair(ctx, p, s) {
   ctx.restore();
 }
 
+
+/** The keyboard cursor: a bright square frame round its cell, drawn over everything. */
+export function drawCursor(ctx, layout, cell) {
+  const s = layout.cell;
+  const x = layout.ox + cell[0] * s;
+  const y = layout.oy + cell[1] * s;
+  ctx.save();
+  ctx.lineWidth = Math.max(2, s * 0.1);
+  ctx.strokeStyle = "#000";
+  ctx.strokeRect(x - 1, y - 1, s + 2, s + 2);
+  ctx.strokeStyle = "#4fd1ff";
+  ctx.lineWidth = Math.max(1.5, s * 0.06);
+  ctx.strokeRect(x - 1, y - 1, s + 2, s + 2);
+  ctx.restore();
+}

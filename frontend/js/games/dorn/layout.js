@@ -6,7 +6,13 @@
 export const ZORKAL = "zorkal";
 
 // The status panel right of the labyrinth, in cells.
-const PANEL_CELLS = 6.4;
+const PANEL_CELLS = 8;
+// The margins that hold the column numbers (above) and the row numbers (left), in cells.
+const RULER_CELLS = 0.9;
+// The smallest cell the board takes while the width allows it: below it the status panel's
+// text would drop under 11 px. A short window then scrolls to the panels rather than
+// shrinking the board (at 1366x768 the board would be ~440 px wide with ~7 px text).
+export const READABLE_CELL = 26;
 
 export const key = (x, y) => `${x},${y}`;
 export const cellOf = (v) => (Array.isArray(v) && v.length === 2 ? v : null);
@@ -59,16 +65,32 @@ export class DornLayout {
     this.cssHeight = 0;
   }
 
-  /** Fit the board and its status panel into `avail` × `maxH` CSS pixels (a quarter-pixel cell, 12 at least). */
+  /**
+   * Fit the board, its rulers and its status panel into `avail` CSS pixels of width, and into
+   * `maxH` of height unless that would make cells smaller than READABLE_CELL (quarter-pixel
+   * cells, 12 px at least).
+   */
   fit(avail, maxH) {
-    const cols = this.width + PANEL_CELLS + 0.6;
-    const rows = this.height + 0.4;
-    const cell = Math.max(12, Math.floor(Math.min(avail / cols, maxH / rows) * 4) / 4);
+    const cols = RULER_CELLS + this.width + 0.3 + PANEL_CELLS + 0.2;
+    const rows = RULER_CELLS + this.height + 0.3;
+    const byWidth = avail / cols;
+    const byHeight = maxH / rows;
+    const cell = Math.max(12, Math.floor(Math.min(byWidth, Math.max(byHeight, READABLE_CELL)) * 4) / 4);
     this.cell = cell;
-    this.ox = Math.round(cell * 0.2);
-    this.oy = Math.round(cell * 0.2);
+    this.ox = Math.round(cell * RULER_CELLS);
+    this.oy = Math.round(cell * RULER_CELLS);
     this.cssWidth = Math.round(cell * cols);
     this.cssHeight = Math.round(cell * rows);
+  }
+
+  /** Where the rulers' numbers go: column x's above the board, row y's left of it (CSS px). */
+  rulers() {
+    const s = this.cell;
+    const cols = [];
+    const rows = [];
+    for (let x = 0; x < this.width; x += 1) cols.push({ n: x, x: this.ox + (x + 0.5) * s, y: this.oy / 2 });
+    for (let y = 0; y < this.height; y += 1) rows.push({ n: y, x: this.ox / 2, y: this.oy + (y + 0.5) * s });
+    return { cols, rows, px: Math.max(10, Math.min(14, s * 0.42)) };
   }
 
   /** Centre of cell (x, y) in CSS pixels from the canvas' top-left corner. */
@@ -95,7 +117,7 @@ export class DornLayout {
   /** The status panel's box, right of the labyrinth. */
   panelRect() {
     const s = this.cell;
-    const x = this.ox + this.width * s + s * 0.4;
+    const x = this.ox + this.width * s + s * 0.3;
     return { x, y: this.oy, w: this.cssWidth - x - s * 0.2, h: this.height * s };
   }
 

@@ -90,8 +90,33 @@ export class DornNames {
       return `${this.heroName(id)}${left}`;
     }
     const m = view.monsters?.[id];
-    if (m) return `${MONSTER_ABBR[m.type] || m.type} ${place(m.cell)}${m.move_left ? ` ${m.move_left}mv` : ""}`;
+    if (m) return `${this.monsterName(m.type)} ${place(m.cell)}${m.move_left ? ` (${m.move_left} mv)` : ""}`;
     return titleCase(id);
+  }
+
+  /**
+   * A log line for an event: the engine's sentence, with seat ids as the table names them
+   * (`seatLabel`) and a creature's cell added where the sentence names only its kind.
+   */
+  describeEvent(ev, view, seatLabel = (seat) => seat) {
+    let text = ev.text || titleCase(ev.kind);
+    const seats = new Set([...Object.keys(view?.seats || {}), "keeper", typeof ev.seat === "string" ? ev.seat : null].filter(Boolean));
+    for (const seat of seats) {
+      const label = seat === "keeper" ? "The Keeper" : seatLabel(seat);
+      if (label && label !== seat) text = text.replace(new RegExp(`(^|[^\\w])${seat}(?![\\w])`, "g"), (m, pre) => `${pre}${label}`);
+    }
+    const where = (id) => {
+      const c = cellOf(view?.monsters?.[id]?.cell);
+      return c ? ` at (${c[0]},${c[1]})` : "";
+    };
+    if (ev.kind === "attack_declared" && typeof ev.figure === "string" && !/\(\d+,\d+\)/.test(text)) {
+      text = text.replace(/ attacks /, `${where(ev.figure)} attacks `);
+    }
+    if (ev.kind === "parry" && Number.isInteger(ev.attack)) {
+      const at = (view?.attacks || [])[ev.attack];
+      if (at && typeof at.by === "string") text = text.replace(/\.$/, `${where(at.by)}: that attack will not hit.`);
+    }
+    return text;
   }
 
   cardName(id) {

@@ -1,20 +1,30 @@
 // The status panel right of Dorn's labyrinth, drawn on the canvas from the view: Day or
 // Night and the Keeper turn, the round's steps, the Blood pool, the chamber fill counter,
-// Zorkal and the Gate, the Artifacts, the decks, and a legend as far as there is room.
+// Zorkal and the Gate, the Artifacts, the decks, and a legend as far as there is room. No text
+// is smaller than 11 px (Column.px) and every colour reaches 4.5:1 on the panel's fill.
 import { panelBox } from "../canvas.js";
 import { artifactToken, STRONG_FILL, treasureToken, WEAK_FILL } from "./figures.js";
 import { drawZone, fountainGlyph, teleportGlyph } from "./terrain.js";
 
-const PHASES = [
-  ["K1", "Blood"],
-  ["K2", "Summon"],
-  ["K3", "Move"],
-  ["K4", "Attack"],
-  ["K4P", "Parry"],
-  ["H1", "Blessings"],
-  ["H2", "Move"],
-  ["H3", "Attack"],
+// The round's steps as the panel names them: the Keeper's column, then the heroes'.
+const STEPS = [
+  [
+    ["K1", "Blood"],
+    ["K2", "Summon"],
+    ["K3", "Move"],
+    ["K4", "Attack"],
+    ["K4P", "Parry"],
+  ],
+  [
+    ["H1", "Blessings"],
+    ["H2", "Move"],
+    ["H3", "Attack"],
+  ],
 ];
+
+export const PANEL_FILL = "#221d18";
+const MUTED = "#b7a68f"; // 7:1 on the panel
+const SMALLEST = 11;
 
 /**
  * The panel's column inside the box r for cells of s px: its left edge x0 and width w, the
@@ -25,11 +35,28 @@ class Column {
     const pad = s * 0.35;
     this.ctx = ctx;
     this.s = s;
-    this.fs = Math.max(10, s * 0.38);
+    this.fs = Math.max(13, s * 0.5);
     this.x0 = r.x + pad;
     this.w = r.w - 2 * pad;
     this.y = r.y + pad;
     this.bottom = r.y + r.h - pad;
+    this.tips = []; // {y0, y1, text}: what each part means, for the tooltip over it
+  }
+
+  /** Start a part whose tooltip is `text` (the previous part ends here). */
+  tip(text) {
+    this.endTip();
+    this.tips.push({ y0: this.y, y1: this.bottom, text });
+  }
+
+  endTip() {
+    const last = this.tips[this.tips.length - 1];
+    if (last) last.y1 = Math.min(last.y1, this.y);
+  }
+
+  /** A font size: `k` times the panel's, never under 11 px. */
+  px(k) {
+    return Math.max(SMALLEST, this.fs * k);
   }
 
   /** A line of text at y. */
@@ -52,30 +79,61 @@ class Column {
     ctx.lineTo(x0 + w, y);
     ctx.stroke();
     y += s * 0.25;
-    ctx.font = `700 ${fs * 0.72}px system-ui, sans-serif`;
-    ctx.fillStyle = "#b7a68f";
+    ctx.font = `700 ${this.px(0.72)}px system-ui, sans-serif`;
+    ctx.fillStyle = MUTED;
     ctx.textAlign = "left";
     ctx.textBaseline = "top";
     ctx.fillText(title.toUpperCase(), x0, y);
-    this.y = y + fs * 0.95;
+    this.y = y + this.px(0.72) * 1.3;
   }
 }
 
-/** The whole panel (scene: see DornRenderer.scene). The parts share one canvas state, in this order. */
+/**
+ * The whole panel (scene: see DornRenderer.scene). The parts share one canvas state, in this
+ * order. Returns each part's band and what it means ([{y0, y1, text}]), for the tooltip.
+ */
 export function drawPanel(ctx, { layout, stat, view, names }) {
   const r = layout.panelRect();
   ctx.save();
-  panelBox(ctx, r, "#221d18", "#4a3f33", 1);
+  panelBox(ctx, r, PANEL_FILL, "#4a3f33", 1);
   const col = new Column(ctx, r, layout.cell);
+  const tips = panelTips(stat, view);
+  col.tip(tips.day);
   drawDayNight(col, view);
+  col.tip(tips.round);
   drawSteps(col, view);
+  col.tip(tips.blood);
   drawBloodPool(col, view, stat.blood_cap || 16);
+  col.tip(tips.chamber);
   drawFillCounter(col, view, stat.chamber_fill_turns || 3);
+  col.tip(tips.zorkal);
   drawZorkal(col, view);
+  col.tip(tips.artifacts);
   drawArtifacts(col, view, names);
+  col.tip(tips.decks(names));
   drawDecks(col, view, names);
+  col.tip("What the board's colours and marks mean (the list under the board has them all).");
   drawLegend(col);
+  col.endTip();
   ctx.restore();
+  return col.tips;
+}
+
+/** What each part of the panel means, in the catalogues' numbers. */
+function panelTips(stat, v) {
+  const sm = stat.summons || {};
+  const z = stat.zorkal || {};
+  const costs = Array.isArray(z.level_cost) ? z.level_cost : [];
+  const arts = Object.values(v.artifacts || {});
+  return {
+    day: `Keeper turn ${v.k ?? 1}, ${v.day ? "a Day" : "a Night"} turn. By Day the Keeper summons ${sm.day_weak ?? "?"} weak monster(s); by Night ${sm.night_weak ?? "?"} weak or ${sm.night_strong ?? "?"} strong. The token shows the face it lies on now.`,
+    round: `The round's steps: the Keeper's five, then the heroes' three. The lit one is open now (${v.phase_name || v.phase || "?"}).`,
+    blood: `Blood Drops: ${v.blood ?? 0} of ${stat.blood_cap || 16}. Every life a hero loses becomes a drop; the Keeper pays for Rituals and Zorkal's levels with them${costs.length ? ` (level 2: ${costs[0]}, level 3: ${costs[1] ?? "?"} more)` : ""}.`,
+    chamber: `The Ritual Chamber has been full ${v.fill ?? 0} Keeper turn(s) in a row; when it is full at the end of ${stat.chamber_fill_turns || 3} in a row, the Keeper wins.`,
+    zorkal: `Zorkal, level ${v.zorkal?.level ?? 1}, life ${v.zorkal?.life ?? 0}${z.life ? ` of ${z.life[(v.zorkal?.level ?? 1) - 1]}` : ""}. The Gate of Doom ${v.gate_open ? "is open: Zorkal moves and attacks" : `opens when ${stat.gate_needs ?? "?"} Artifacts are in the Ritual Chamber`}; the heroes win when Zorkal falls.`,
+    artifacts: `Artifacts: ${arts.filter((a) => a.picked).length} of ${arts.length} found; ${arts.filter((a) => a.carrier).length} carried (the carrier's initials under it).`,
+    decks: (names) => `Cards left in each deck (their order is secret)${(v.rituals_in_play || []).length ? `; Rituals in play: ${v.rituals_in_play.map((c) => names.cardName(c)).join(", ")}` : ""}.`,
+  };
 }
 
 /** The Day/Night token's face as it lies now (after the Keeper's flip it shows the next turn), and the Keeper turn. */
@@ -103,7 +161,7 @@ function drawDayNight(col, v) {
     ctx.beginPath();
     ctx.arc(ic.x, ic.y, iconR * 0.8, 0, 2 * Math.PI);
     ctx.fill();
-    ctx.fillStyle = "#221d18";
+    ctx.fillStyle = PANEL_FILL;
     ctx.beginPath();
     ctx.arc(ic.x + iconR * 0.38, ic.y - iconR * 0.22, iconR * 0.7, 0, 2 * Math.PI);
     ctx.fill();
@@ -114,44 +172,44 @@ function drawDayNight(col, v) {
   ctx.textAlign = "left";
   ctx.textBaseline = "top";
   ctx.fillText(day ? "Day" : "Night", tx, y + iconR * 0.1);
-  ctx.font = `500 ${fs * 0.78}px system-ui, sans-serif`;
+  ctx.font = `500 ${col.px(0.78)}px system-ui, sans-serif`;
   ctx.fillStyle = "#c9b9a3";
   ctx.fillText(`Keeper turn ${v.k ?? 1}`, tx, y + iconR * 0.1 + fs * 1.25);
   col.y += iconR * 2 + s * 0.1;
 }
 
-/** The steps of the round, the Keeper's above the heroes', the open one lit. */
+/** The steps of the round: the Keeper's in the left column, the heroes' in the right, the open one lit. */
 function drawSteps(col, v) {
-  const { ctx, fs, x0, w } = col;
+  const { ctx, x0, w } = col;
   col.section("Round");
-  const cols = 4;
-  const cw = w / cols;
-  const ch = fs * 1.35;
-  PHASES.forEach(([id, label], i) => {
-    const cx = x0 + (i % cols) * cw;
-    const cy = col.y + Math.floor(i / cols) * (ch + 3);
-    const on = v.phase === id;
-    const keeperStep = id.startsWith("K");
-    ctx.beginPath();
-    ctx.roundRect(cx + 1, cy, cw - 2, ch, 4);
-    ctx.fillStyle = on ? (keeperStep ? "#a8362e" : "#2f6fd6") : "#2e2720";
-    ctx.fill();
-    ctx.font = `${on ? 800 : 500} ${fs * 0.66}px system-ui, sans-serif`;
-    ctx.fillStyle = on ? "#fff" : keeperStep ? "#d6a79c" : "#a9c1ea";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(label, cx + cw / 2, cy + ch / 2 + 1);
+  const cw = w / 2;
+  const px = col.px(0.78);
+  const ch = px * 1.6;
+  STEPS.forEach((steps, side) => {
+    const cx = x0 + side * cw;
+    col.text(side ? "Heroes" : "Keeper", col.px(0.72), { color: MUTED, weight: 700, at: cx + 2 });
+    steps.forEach(([id, label], i) => {
+      const cy = col.y + col.px(0.72) * 1.25 + i * (ch + 2);
+      const on = v.phase === id;
+      ctx.beginPath();
+      ctx.roundRect(cx + 1, cy, cw - 3, ch, 4);
+      ctx.fillStyle = on ? (side ? "#2a62c4" : "#a8362e") : "#2e2720";
+      ctx.fill();
+      ctx.font = `${on ? 800 : 500} ${px}px system-ui, sans-serif`;
+      ctx.fillStyle = on ? "#fff" : side ? "#a9c1ea" : "#e0b3a8";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.fillText(`${i + 1}. ${label}`, cx + 6, cy + ch / 2 + 1);
+    });
   });
-  col.y += 2 * (ch + 3);
-  col.text("Keeper: top row · Heroes: bottom row", fs * 0.6, { color: "#8f806c", weight: 500 });
-  col.y += fs * 0.7;
+  col.y += col.px(0.72) * 1.25 + 5 * (ch + 2) + 2;
 }
 
 /** The Keeper's Blood pool: `cap` drops, the full ones red. */
 function drawBloodPool(col, v, cap) {
   const { ctx, s, x0, w } = col;
   col.section(`Blood Drops  ${v.blood ?? 0}/${cap}`);
-  const per = 8;
+  const per = w / cap >= 11 ? cap : 8; // one row when the drops stay readable
   const dw = w / per;
   for (let i = 0; i < cap; i += 1) {
     const cx = x0 + (i % per) * dw + dw / 2;
@@ -163,12 +221,12 @@ function drawBloodPool(col, v, cap) {
 
 /** The chamber fill counter: the Keeper wins when the chamber stays full `turns` turns in a row. */
 function drawFillCounter(col, v, turns) {
-  const { ctx, s, fs, x0, w } = col;
+  const { ctx, s, x0, w } = col;
   col.section(`Chamber full  ${v.fill ?? 0}/${turns}`);
   const pr = Math.min(s * 0.32, w / (turns * 3));
   stoneRow(ctx, x0, col.y, pr, 3, turns, (i) => (i < (v.fill ?? 0) ? "#e5534b" : "#3a3029"), "#e5a199", 1.5);
-  ctx.font = `500 ${fs * 0.66}px system-ui, sans-serif`;
-  ctx.fillStyle = "#b7a68f";
+  ctx.font = `500 ${col.px(0.8)}px system-ui, sans-serif`;
+  ctx.fillStyle = MUTED;
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillText("turns in a row", x0 + turns * pr * 3, col.y + pr);
@@ -177,25 +235,25 @@ function drawFillCounter(col, v, turns) {
 
 /** Zorkal's level and life (green stones), and the Gate. */
 function drawZorkal(col, v) {
-  const { ctx, s, fs, x0, w } = col;
+  const { ctx, s, x0, w } = col;
   const z = v.zorkal || {};
   col.section(`Zorkal  level ${z.level ?? 1}`);
   const lifeN = Math.max(z.life ?? 0, 1);
   const lr = Math.min(s * 0.24, w / (Math.max(lifeN, 6) * 2.6));
   stoneRow(ctx, x0, col.y, lr, 2.6, z.life ?? 0, () => "#3fb67b", "#baf2d2", 1.2);
-  ctx.font = `600 ${fs * 0.72}px system-ui, sans-serif`;
+  ctx.font = `600 ${col.px(0.8)}px system-ui, sans-serif`;
   ctx.fillStyle = "#9ff0c4";
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
   ctx.fillText(`life ${z.life ?? 0}`, x0 + w, col.y + lr);
   col.y += lr * 2 + s * 0.2;
-  col.text(v.gate_open ? "Gate of Doom: OPEN" : "Gate of Doom: closed", fs * 0.78, { color: v.gate_open ? "#ffb4ae" : "#c9d2dc", weight: 700 });
-  col.y += fs * 0.95;
+  col.text(v.gate_open ? "Gate of Doom: OPEN" : "Gate of Doom: closed", col.px(0.85), { color: v.gate_open ? "#ffb4ae" : "#c9d2dc", weight: 700 });
+  col.y += col.px(0.85) * 1.3;
 }
 
 /** The Artifacts: faint until found, a carrier's initials under a carried one. */
 function drawArtifacts(col, v, names) {
-  const { ctx, fs, x0, w } = col;
+  const { ctx, x0, w } = col;
   const arts = Object.entries(v.artifacts || {});
   const found = arts.filter(([, a]) => a.picked).length;
   col.section(`Artifacts found  ${found}/${arts.length || 6}`);
@@ -207,30 +265,30 @@ function drawArtifacts(col, v, names) {
     artifactToken(ctx, cx, cy, aw * 0.32);
     ctx.globalAlpha = 1;
     if (a.carrier) {
-      ctx.font = `700 ${fs * 0.55}px system-ui, sans-serif`;
+      ctx.font = `700 ${col.px(0.6)}px system-ui, sans-serif`;
       ctx.fillStyle = "#dbe8ff";
       ctx.textAlign = "center";
       ctx.textBaseline = "top";
       ctx.fillText(names.heroName(a.carrier).slice(0, 3), cx, cy + aw * 0.36);
     }
   });
-  col.y += aw * 0.95 + fs * 0.4;
+  col.y += aw * 0.84 + col.px(0.6) * 1.2;
 }
 
 /** The decks and the bag: counts only (their order and contents are secret), and the Rituals in play. */
 function drawDecks(col, v, names) {
-  const { fs } = col;
   col.section("Decks");
   const lines = [
-    `Treasure ${v.treasure_deck ?? "?"} · Blessings ${v.blessing_deck ?? "?"}`,
-    `Rituals ${v.ritual_deck ?? "?"} · Keeper's hand ${v.ritual_hand_count ?? "?"}`,
+    `Treasure deck ${v.treasure_deck ?? "?"}`,
+    `Blessing deck ${v.blessing_deck ?? "?"}`,
+    `Ritual deck ${v.ritual_deck ?? "?"} · in hand ${v.ritual_hand_count ?? "?"}`,
     `Strong-monster bag ${v.bag ?? "?"}`,
   ];
   if ((v.rituals_in_play || []).length) lines.push(`In play: ${v.rituals_in_play.map((c) => names.cardName(c)).join(", ")}`);
   for (const line of lines) {
-    if (col.y + fs > col.bottom) break;
-    col.text(line, fs * 0.7, { color: "#d8cbb8", weight: 500 });
-    col.y += fs * 0.95;
+    if (col.y + col.px(0.8) > col.bottom) break;
+    col.text(line, col.px(0.8), { color: "#d8cbb8", weight: 500 });
+    col.y += col.px(0.8) * 1.3;
   }
 }
 
@@ -302,7 +360,7 @@ function drawLegend(col) {
       ctx.stroke();
       ctx.restore();
     }
-    ctx.font = `500 ${fs * 0.64}px system-ui, sans-serif`;
+    ctx.font = `500 ${col.px(0.8)}px system-ui, sans-serif`;
     ctx.fillStyle = "#d8cbb8";
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";

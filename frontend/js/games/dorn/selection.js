@@ -1,8 +1,10 @@
 // Which listed actions a Dorn player is pointing at. The client holds no rules: an action is
 // read generically by its fields (`hero`/`figure` = who acts, `to` or a `path` = a cell,
-// `target` = a figure). A selection is null, "fig:<id>" (a picked figure) or "mon:<type>"
-// (a summon kind, "mon:strong" for the bag). Pure (no DOM): legal actions and a selection in,
-// actions out; node tests it (tests/e2e/js/dorn_parts_cases.mjs).
+// `target` = a figure). A selection is null, "fig:<id>" (a picked figure), "mon:<type>" (a
+// summon kind, "mon:strong" for the bag) or "ask:<id>|<other>|<x>,<y>" (figure <id> is picked
+// and the player clicked <other>, one of their own figures, on a cell <id> may go to: the
+// controls ask which was meant). Pure (no DOM): legal actions and a selection in, actions
+// out; node tests it (tests/e2e/js/dorn_parts_cases.mjs).
 import { cellOf, key, sameCell } from "./layout.js";
 
 // Actions a seat may take but never owes (it stays among the seats that may act meanwhile).
@@ -32,9 +34,22 @@ export function actors(legal) {
   return out;
 }
 
+/** The question an "ask:" selection holds: {fig, other, cell}, or null. */
+export function askOf(selection) {
+  const m = typeof selection === "string" && /^ask:([^|]+)\|([^|]+)\|(-?\d+),(-?\d+)$/.exec(selection);
+  return m ? { fig: m[1], other: m[2], cell: [Number(m[3]), Number(m[4])] } : null;
+}
+
+/** The selection that asks whether a click on `other` at `cell` picks it or moves `fig` there. */
+export function askSelection(fig, other, cell) {
+  return `ask:${fig}|${other}|${cell[0]},${cell[1]}`;
+}
+
 /** The selected figure: the picked one, or the only one that can act. */
 export function activeFigure(selection, legal) {
   if (typeof selection === "string" && selection.startsWith("fig:")) return selection.slice(4);
+  const ask = askOf(selection);
+  if (ask) return ask.fig;
   const movers = actors(legal).filter((id) => legal.some((a) => actorOf(a) === id && (actionCell(a) || a.target)));
   return movers.length === 1 ? movers[0] : null;
 }
@@ -52,6 +67,9 @@ export function seatDone(view, seat) {
 /** The selection kept across an update while the listed actions still use it, else null. */
 export function keepSelection(selection, legal) {
   if (typeof selection !== "string") return null;
+  // A question belongs to the board it was asked on: after an update, keep only its figure.
+  const ask = askOf(selection);
+  if (ask) return keepSelection(`fig:${ask.fig}`, legal);
   if (selection.startsWith("fig:")) return legal.some((a) => actorOf(a) === selection.slice(4)) ? selection : null;
   if (selection.startsWith("mon:")) {
     const type = selection.slice(4);
@@ -100,32 +118,49 @@ export function targetedFigures(legal, selection) {
   return targeted;
 }
 
+/** The cell actions of `fig` that end on `cell` (a figure's moves and its items aimed at a cell). */
+export function figureActionsAt(legal, fig, cell) {
+  return legal.filter((a) => actorOf(a) === fig && sameCell(actionCell(a), cell));
+}
+
 /**
  * What a click on `cell` (on the token of figure `clicked`, or null) means: a listed action,
- * {select: "fig:<id>"}, {choose: [actions], title}, an unlisted move (so the player reads the
- * server's reason), or null. `figureName(id)` titles the choices.
+ * {select}, {choose: [actions], title}, an explanation ({choose: [], title}: nothing fits, the
+ * title says why), an unlisted move (so the player reads the server's reason), or null.
+ * `figureName(id)` names figures. A click on one of the seat's own figures picks it; when the
+ * picked figure may also go to that cell, {select: "ask:…"} lets the controls ask which.
  */
 export function clickAction(cell, clicked, legal, selection, figureName) {
   const fig = activeFigure(selection, legal);
+  const mine = actors(legal);
   const pick = (list, title) => (list.length === 1 ? list[0] : list.length ? { choose: list, title } : null);
-  // A target figure first (attacks), then the cell (moves, summons, placements).
+  // A target figure first (attacks), then the seat's own figures, then the cell (moves, summons, placements).
   if (clicked && clicked !== fig) {
     const onIt = targetActions(legal, selection).filter((a) => a.target === clicked);
     const attacks = onIt.filter((a) => a.type === "attack");
     const chosen = pick(attacks, `Attack ${figureName(clicked)} with…`);
     if (chosen) return chosen;
-    // Anything else aimed at a figure (an item) is confirmed in a dialog, and a click on one's
-    // own figure picks it rather than spending an item on it (the item stays a button).
-    if (onIt.length && !actors(legal).includes(clicked)) return { choose: onIt, title: `On ${figureName(clicked)}?` };
+    if (mine.includes(clicked)) {
+      // One's own figure is picked rather than walked onto or spent an item on (those stay
+      // buttons); if the picked figure may also go there, the controls ask which was meant.
+      if (fig && cellActions(legal, selection).some((a) => sameCell(actionCell(a), cell))) return { select: askSelection(fig, clicked, cell) };
+      return { select: `fig:${clicked}` };
+    }
+    // Anything else aimed at a figure (an item) is confirmed in a dialog.
+    if (onIt.length) return { choose: onIt, title: `On ${figureName(clicked)}?` };
   }
   const here = cellActions(legal, selection).filter((a) => sameCell(actionCell(a), cell));
   const chosen = pick(here, `At (${cell[0]},${cell[1]})`);
   if (chosen) return chosen;
-  if (clicked && actors(legal).includes(clicked)) return { select: `fig:${clicked}` };
+  if (clicked && mine.includes(clicked)) return { select: `fig:${clicked}` };
   if (fig) {
     // An unlisted cell for a moving figure: ask anyway, so the player reads the rule that forbids it.
     const template = legal.find((a) => actorOf(a) === fig && cellOf(a.to) && !a.card);
     if (template && !clicked) return { ...template, to: cell };
+    if (template && clicked) return { choose: [], title: `${figureName(fig)} cannot go to (${cell[0]},${cell[1]}): ${figureName(clicked)} stands there.` };
+  }
+  if (!fig && mine.length && legal.some((a) => actorOf(a) && (actionCell(a) || a.target))) {
+    return { choose: [], title: `Pick a figure first (click its ringed token, or its button): ${mine.map(figureName).join(", ")}.` };
   }
   return null;
 }

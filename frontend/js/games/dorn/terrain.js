@@ -4,6 +4,9 @@ import { paintTile, xMark } from "../canvas.js";
 import { crownPath, diamondPath } from "./figures.js"; // an Artifact space and the throne echo the tokens
 import { actorOf } from "./selection.js";
 
+// The rulers' numbers on the board's dark backdrop (#17140f): 10:1.
+const RULER_INK = "#d2c4ae";
+
 // Every terrain has a colour AND its own pattern, so nothing depends on colour alone.
 export const TERRAIN_STYLE = {
   wall: { fill: "#2b2724", ink: "#3d3631", label: "Rock" },
@@ -30,6 +33,19 @@ export function drawTerrain(ctx, layout, view) {
   }
   drawGrid(ctx, layout);
   for (const sp of layout.specials) drawMarker(ctx, layout, sp, view);
+  drawRulers(ctx, layout);
+}
+
+/** The column numbers above the board and the row numbers left of it, as the buttons name cells "(x,y)". */
+function drawRulers(ctx, layout) {
+  const { cols, rows, px } = layout.rulers();
+  ctx.save();
+  ctx.font = `600 ${px}px system-ui, sans-serif`;
+  ctx.fillStyle = RULER_INK;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  for (const c of [...cols, ...rows]) ctx.fillText(String(c.n), c.x, c.y);
+  ctx.restore();
 }
 
 /** One square of a zone, its colour and its pattern (board cells and legend swatches). */
