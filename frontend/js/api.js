@@ -102,7 +102,10 @@ export function forgetSeat(tableId, seat) {
 
 export const api = {
   games: () => request("GET", "/api/games"),
-  tables: () => request("GET", "/api/tables"),
+  /** Public tables: open and live, or those of the statuses asked for (`["finished"]`: recent games). */
+  tables: (statuses = null) => request("GET", statuses ? `/api/tables?${statuses.map((s) => `status=${encodeURIComponent(s)}`).join("&")}` : "/api/tables"),
+  /** Every table this player hosts or sits at, any status or visibility. */
+  myTables: (token) => request("GET", "/api/players/me/tables", { auth: token }),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   createTable: (token, body) => request("POST", "/api/tables", { body, auth: token }),
   join: async (token, id, seat) => {

@@ -1,8 +1,8 @@
 // What the live table and the replay share around a game's board: the renderer module of
-// the table's game, the board's place on the page and its resizing, seat names, and the
-// hooks the e2e tests (and curious players) read from window.__dt.
-import { h, titleCase } from "./ui.js";
-import { seatOf } from "./games/panels.js";
+// the table's game, the board's place on the page, its resizing and zoom, and the hooks the
+// e2e tests (and curious players) read from window.__dt.
+import { h } from "./ui.js";
+import { BoardZoom } from "./zoom.js";
 
 /** The renderer module of a game (games/<game>.js), or the generic one, which plays any game. */
 export async function loadRenderer(game) {
@@ -18,18 +18,30 @@ export async function loadRenderer(game) {
 }
 
 /**
- * The board's canvas in its wrapper and the hero panels under it; the renderer refits the
- * canvas when the wrapper or the window changes size (the board's height follows the window's,
- * which the observer alone does not see).
+ * The board's canvas on its stage in its box, the zoom buttons, and the hero panels under it;
+ * the renderer refits the canvas when the stage or the window changes size (the board's height
+ * follows the window's, which the observer alone does not see). The canvas is `role=img`: what
+ * it shows is said in words by the turn banner, the panels and the live region.
  */
 export function boardArea(label, renderer) {
-  const canvas = h("canvas#board", { "aria-label": label });
-  const wrap = h("div.board-wrap", {}, canvas);
+  const canvas = h("canvas#board", { "aria-label": label, role: "img" });
+  const stage = h("div.board-stage", {}, canvas);
+  const wrap = h("div.board-wrap", {}, stage);
   const panels = h("div#hero-panels.hero-panels");
   const resize = () => renderer()?.resize();
-  new ResizeObserver(resize).observe(wrap);
+  new ResizeObserver(resize).observe(stage);
   window.addEventListener("resize", resize);
-  return { canvas, wrap, panels };
+  const zoom = new BoardZoom(wrap, stage, resize);
+  const zoomBar = h(
+    "div.zoom-bar",
+    { role: "group", "aria-label": "Board zoom" },
+    h("button#zoom-out.small", { type: "button", "aria-label": "Zoom out", onclick: () => zoom.zoomOut() }, "−"),
+    h("button#zoom-fit.small", { type: "button", onclick: () => zoom.reset() }, "Fit"),
+    h("button#zoom-in.small", { type: "button", "aria-label": "Zoom in", onclick: () => zoom.zoomIn() }, "+"),
+  );
+  // The zoom starts over when the screen turns: the stage's width no longer fits.
+  window.addEventListener("orientationchange", () => zoom.reset());
+  return { canvas, wrap, stage, panels, zoom, zoomBar };
 }
 
 /** Make the renderer's layout readable by the tests: window.__dt.renderer and its geometry. */
@@ -39,9 +51,4 @@ export function exposeRenderer(renderer) {
     if (typeof renderer[name] === "function") window.__dt[name] = (...args) => renderer[name](...args);
     else delete window.__dt[name];
   }
-}
-
-export function seatLabel(table, seat) {
-  const s = seatOf(table, seat);
-  return s ? s.label : titleCase(seat);
 }

@@ -1,7 +1,7 @@
 // One WebSocket to /ws/tables/{id} for one seat (or a spectator), per docs/protocol.md.
 // It reconnects with exponential backoff and resyncs from the last seq it saw;
 // listeners get "state", "welcome", "update", "ack", "rejected", "chat",
-// "presence", "finished" and "error" events (CustomEvent, message in .detail).
+// "presence", "finished", "history" and "error" events (CustomEvent, message in .detail).
 
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 10000;
@@ -170,6 +170,7 @@ export class TableConnection extends EventTarget {
         break;
       }
       case "error":
+      case "history":
       case "chat":
       case "table":
       case "presence":
@@ -202,5 +203,10 @@ export class TableConnection extends EventTarget {
 
   chat(text) {
     return this.send({ type: "chat", text });
+  }
+
+  /** Ask for a page of the table's past (docs/protocol.md v1.5): the updates before seq `before`. */
+  history(before) {
+    return this.send(before ? { type: "history", before } : { type: "history" });
   }
 }

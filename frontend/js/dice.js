@@ -25,6 +25,9 @@ export function dieElement(face, { note = "", tone = "" } = {}) {
   return die;
 }
 
+// The latest roll and the three before it.
+const KEEP = 4;
+
 const reduceMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export class DiceTray {
@@ -40,16 +43,13 @@ export class DiceTray {
 
   /**
    * Show rolls: [{label, dice: [faces], notes?: [text per die], tones?: [...], animate}].
-   * Only the most recent few are kept.
+   * Only the latest KEEP are kept.
    */
   show(rolls, { animate = true } = {}) {
     if (!rolls.length) return;
     if (this.el.querySelector(".muted")) this.el.replaceChildren();
     for (const roll of rolls) {
-      const dice = roll.dice.map((face, i) =>
-        dieElement(face, { note: roll.notes ? roll.notes[i] : "", tone: roll.tones ? roll.tones[i] : "" }),
-      );
-      const row = h("div.dice-roll", {}, h("div.dice-label.small", {}, roll.label), h("div.dice-row", {}, dice));
+      const { row, dice } = rollRow(roll);
       this.el.prepend(row);
       if (animate && !reduceMotion()) {
         dice.forEach((die, i) => {
@@ -68,6 +68,22 @@ export class DiceTray {
         });
       }
     }
-    while (this.el.children.length > 4) this.el.lastElementChild.remove();
+    while (this.el.children.length > KEEP) this.el.lastElementChild.remove();
   }
+
+  /** Rolls from before the ones shown (the table's history, oldest first): under them, while the tray has room. */
+  showOlder(rolls) {
+    if (!rolls.length) return;
+    if (this.el.querySelector(".muted")) this.el.replaceChildren();
+    for (const roll of [...rolls].reverse()) {
+      if (this.el.children.length >= KEEP) break;
+      this.el.append(rollRow(roll).row);
+    }
+  }
+}
+
+function rollRow(roll) {
+  const dice = roll.dice.map((face, i) => dieElement(face, { note: roll.notes ? roll.notes[i] : "", tone: roll.tones ? roll.tones[i] : "" }));
+  const row = h("div.dice-roll", {}, h("div.dice-label.small", {}, roll.label), h("div.dice-row", {}, dice));
+  return { row, dice };
 }

@@ -1,213 +1,18 @@
-// The lobby: who you are, what to play and how, and the tables you can join or watch.
-import { api, ensurePlayer, heldSeats, storedPlayer, tableUrl } from "./api.js";
-import { clear, copyText, h, setTopbar, titleCase, toast } from "./ui.js";
+// The lobby: who you are, what to play and how (options, clocks, who can find it), this
+// browser's own tables (live, waiting, finished, with their replays), the public tables one can
+// join or watch, and the recent games.
+import { api, ensurePlayer, storedPlayer } from "./api.js";
+import { clockFields } from "./clocks.js";
+import { optionsForm } from "./options-form.js";
+import { renderRows } from "./tablelist.js";
+import { clear, h, setTopbar, titleCase, toast } from "./ui.js";
 
 const REFRESH_MS = 3000;
+// Finished games change rarely: the recent games and "Your tables" are asked for less often.
+const SLOW_REFRESH_EVERY = 5;
 
-/**
- * A game that publishes no schema but whose defaults share heroes among seats
- * (`heroes: [...]`, `split: [[...], ...]`, as Dorn's do) still gets a form: the seat
- * split of its heroes. Picking other heroes needs the game's schema (or the JSON box).
- */
-function splitSchemaFromDefaults(defaults) {
-  const d = defaults || {};
-  if (!Array.isArray(d.heroes) || !Array.isArray(d.split) || !d.split.every(Array.isArray)) return null;
-  return {
-    heroes: { type: "array", title: "Heroes", items: { enum: d.heroes }, minItems: d.heroes.length, maxItems: d.heroes.length, default: d.heroes },
-    split: {
-      type: "array",
-      title: "Hero seats",
-      description: "One person may take several hero seats (hot-seat); each seat plays its heroes.",
-      "x-widget": "seat-split",
-      "x-of": "heroes",
-      items: { type: "array", items: { enum: d.heroes } },
-      default: d.split,
-    },
-  };
-}
-
-/** Share the chosen heroes among 1..N seats: a seat count and one seat picker per hero. */
-function seatSplitField(key, prop, initial, heroesNow, labels) {
-  const maxSeats = prop.maxItems || 5;
-  let groups = Array.isArray(initial) && initial.length ? initial.map((g) => [...g]) : [heroesNow()];
-  const seatOf = new Map();
-  groups.forEach((g, i) => g.forEach((hero) => seatOf.set(hero, i)));
-  const count = h(
-    "select#hero-seat-count",
-    { dataset: { option: `${key}-count` } },
-    Array.from({ length: maxSeats }, (_, i) => h("option", { value: String(i + 1), selected: i + 1 === groups.length }, `${i + 1} hero seat${i ? "s" : ""}`)),
-  );
-  const rows = h("div.split-rows");
-  const render = () => {
-    const n = Number(count.value);
-    clear(rows);
-    heroesNow().forEach((hero, i) => {
-      if (!seatOf.has(hero) || seatOf.get(hero) >= n) seatOf.set(hero, i % n);
-      const pick = h(
-        "select.split-seat",
-        { dataset: { hero }, onchange: (e) => seatOf.set(hero, Number(e.target.value)) },
-        Array.from({ length: n }, (_, s) => h("option", { value: String(s), selected: seatOf.get(hero) === s }, `Seat ${s + 1}`)),
-      );
-      rows.append(h("label.split-row", {}, h("span", {}, labels[hero] || titleCase(hero)), pick));
-    });
-  };
-  count.addEventListener("change", () => {
-    // A new seat count deals the heroes out again, round-robin.
-    seatOf.clear();
-    render();
-  });
-  render();
-  const el = h(
-    "fieldset.field.seat-split",
-    { dataset: { option: key } },
-    h("legend", {}, prop.title || titleCase(key)),
-    count,
-    rows,
-    prop.description ? h("small.help", {}, prop.description) : null,
-  );
-  return {
-    el,
-    render,
-    read() {
-      const n = Number(count.value);
-      groups = Array.from({ length: n }, () => []);
-      for (const hero of heroesNow()) groups[seatOf.get(hero) ?? 0].push(hero);
-      return [key, groups];
-    },
-  };
-}
-
-/** Options typed as JSON, or an error the create form shows. */
-function parseOptions(text) {
-  try {
-    return JSON.parse(text || "{}");
-  } catch {
-    throw new Error("The options are not valid JSON.");
-  }
-}
-
-/** A form for one JSON-schema-ish options object; returns {el, read()}. */
-export function optionsForm(schema, defaults) {
-  // A JSON schema ({type: "object", properties}) or directly a map of option -> property schema.
-  let props = (schema && (schema.properties || (schema.type === "object" ? {} : schema))) || {};
-  const synthesized = !Object.keys(props).length && splitSchemaFromDefaults(defaults);
-  if (synthesized) props = synthesized;
-  const readers = [];
-  const fields = [];
-  const byKey = {};
-  const splits = [];
-  for (const [key, prop] of Object.entries(props)) {
-    if (prop["x-widget"] === "seat-split") {
-      const of = prop["x-of"] || "heroes";
-      const labels = (props[of] && ((props[of].items && props[of].items["x-labels"]) || props[of]["x-labels"])) || {};
-      const heroesNow = () => (byKey[of] ? byKey[of]()[1] : (defaults && defaults[of]) || []);
-      const field = seatSplitField(key, prop, defaults && key in defaults ? defaults[key] : prop.default, heroesNow, labels);
-      splits.push(field);
-      fields.push(field.el);
-      readers.push(() => field.read());
-      continue;
-    }
-    const label = prop.title || titleCase(key);
-    const initial = defaults && key in defaults ? defaults[key] : prop.default;
-    const help = prop.description ? h("small.help", {}, prop.description) : null;
-    const itemEnum = prop.items && (prop.items.enum || (prop.items.anyOf || []).map((x) => x.const));
-    if (prop.type === "array" && itemEnum && itemEnum.length) {
-      const names = (prop.items && prop.items["x-labels"]) || prop["x-labels"] || {};
-      const chosen = new Set(Array.isArray(initial) ? initial : []);
-      const boxes = itemEnum.map((value) =>
-        h(
-          "label.chip",
-          {},
-          h("input", { type: "checkbox", value, checked: chosen.has(value), dataset: { option: key } }),
-          h("span", {}, names[value] || titleCase(value)),
-        ),
-      );
-      const limits =
-        prop.minItems !== undefined && prop.minItems === prop.maxItems
-          ? `exactly ${prop.minItems}`
-          : [prop.minItems !== undefined ? `at least ${prop.minItems}` : "", prop.maxItems !== undefined ? `at most ${prop.maxItems}` : ""]
-              .filter(Boolean)
-              .join(", ");
-      fields.push(
-        h(
-          "fieldset.field",
-          { dataset: { option: key } },
-          h("legend", {}, label, limits ? h("span.muted", {}, ` (${limits})`) : null),
-          h("div.chips", {}, boxes),
-          help,
-        ),
-      );
-      byKey[key] = () => [key, boxes.map((b) => b.querySelector("input")).filter((i) => i.checked).map((i) => i.value)];
-      readers.push(byKey[key]);
-      // A seat split of these heroes follows the checkboxes.
-      for (const b of boxes) b.querySelector("input").addEventListener("change", () => splits.forEach((f) => f.render()));
-    } else if (prop.enum || prop.anyOf) {
-      const values = prop.enum || prop.anyOf.map((x) => x.const);
-      const select = h(
-        "select",
-        { dataset: { option: key } },
-        values.map((v) => h("option", { value: JSON.stringify(v), selected: v === initial }, titleCase(v))),
-      );
-      fields.push(h("label.field", {}, h("span", {}, label), select, help));
-      readers.push(() => [key, JSON.parse(select.value)]);
-    } else if (prop.type === "boolean") {
-      const box = h("input", { type: "checkbox", checked: Boolean(initial), dataset: { option: key } });
-      fields.push(h("label.field.field-inline", {}, box, h("span", {}, label), help));
-      readers.push(() => [key, box.checked]);
-    } else if (prop.type === "integer" || prop.type === "number") {
-      const input = h("input", {
-        type: "number",
-        value: initial ?? "",
-        min: prop.minimum,
-        max: prop.maximum,
-        step: prop.type === "integer" ? 1 : "any",
-        dataset: { option: key },
-      });
-      fields.push(h("label.field", {}, h("span", {}, label), input, help));
-      readers.push(() => [key, input.value === "" ? null : Number(input.value)]);
-    } else if (prop.type === "string") {
-      const input = h("input", { type: "text", value: initial ?? "", dataset: { option: key } });
-      fields.push(h("label.field", {}, h("span", {}, label), input, help));
-      readers.push(() => [key, input.value]);
-    }
-  }
-  if (!fields.length) {
-    // The game publishes no schema: offer its options as JSON, starting from its defaults.
-    const area = h("textarea#options-json.options-json", { rows: 4, spellcheck: "false" }, JSON.stringify(defaults || {}, null, 1));
-    return {
-      el: h("label.field", {}, h("span", {}, "Options (JSON)"), area),
-      read: () => parseOptions(area.value),
-    };
-  }
-  const readForm = () => {
-    const out = { ...(defaults || {}) };
-    for (const read of readers) {
-      const [key, value] = read();
-      if (value === null) delete out[key];
-      else out[key] = value;
-    }
-    return out;
-  };
-  if (synthesized) {
-    // Without the game's schema, other heroes can still be chosen as JSON.
-    const area = h("textarea#options-json.options-json", { rows: 5, spellcheck: "false" });
-    const more = h(
-      "details#options-advanced.options-advanced",
-      { ontoggle: () => more.open && (area.value = JSON.stringify(readForm(), null, 1)) },
-      h("summary", {}, "Other heroes or options (JSON)"),
-      area,
-    );
-    return {
-      el: h("div.options", {}, fields, more),
-      read: () => (more.open ? parseOptions(area.value) : readForm()),
-    };
-  }
-  return { el: h("div.options", {}, fields), read: readForm };
-}
-
-function seatSummary(table) {
-  const taken = table.seats.filter((s) => s.taken).length;
-  return `${taken}/${table.seats.length}`;
+function card(id, title, note, list) {
+  return h("section.card.lobby-list", { id, "aria-labelledby": `${id}-title` }, h("div.card-head", {}, h("h2.card-title", { id: `${id}-title` }, title), note ? h("span.muted.small", {}, note) : null), list);
 }
 
 export async function mountLobby(root) {
@@ -224,6 +29,7 @@ export async function mountLobby(root) {
   });
   const gameSelect = h("select#game-select", {});
   const optionsBox = h("div#options-box", {});
+  const clocks = clockFields();
   const visibility = h(
     "select#visibility",
     {},
@@ -233,15 +39,21 @@ export async function mountLobby(root) {
   const createButton = h("button#create-table.primary", { type: "submit" }, "Create table");
   const createError = h("p.error", { role: "alert" });
   const tableList = h("div#table-list.table-list", {}, h("p.muted", {}, "Looking for tables…"));
+  const mineList = h("div#my-tables.table-list", {}, h("p.muted", {}, "Looking for your tables…"));
+  const recentList = h("div#recent-games.table-list", {}, h("p.muted", {}, "Looking for recent games…"));
+  const mineCard = card("your-tables", "Your tables", "live, waiting and finished, from this browser", mineList);
+  mineCard.hidden = !player;
 
+  let games = [];
+  let currentForm = null;
   root.append(
     h(
       "div.lobby",
       {},
       h(
         "section.card.lobby-new",
-        {},
-        h("h1", {}, "Start a table"),
+        { "aria-labelledby": "new-title" },
+        h("h1#new-title", {}, "Start a table"),
         h(
           "form#create-form",
           {
@@ -250,11 +62,13 @@ export async function mountLobby(root) {
               createError.textContent = "";
               createButton.disabled = true;
               try {
+                const options = currentForm ? currentForm.read() : {};
                 const me = await ensurePlayer(nameInput.value);
                 const table = await api.createTable(me.player_token, {
                   game: gameSelect.value,
-                  options: currentForm ? currentForm.read() : {},
+                  options,
                   visibility: visibility.value,
+                  ...clocks.read(),
                 });
                 location.href = `/table/${encodeURIComponent(table.id)}`;
               } catch (err) {
@@ -266,16 +80,18 @@ export async function mountLobby(root) {
           h("label.field", {}, h("span", {}, "Your name"), nameInput),
           h("label.field", {}, h("span", {}, "Game"), gameSelect),
           optionsBox,
+          clocks.el,
           h("label.field", {}, h("span", {}, "Who can find it"), visibility),
           h("div.actions", {}, createButton),
           createError,
         ),
       ),
       h(
-        "section.card.lobby-tables",
+        "div.lobby-lists",
         {},
-        h("div.card-head", {}, h("h1", {}, "Open and live tables"), h("span.muted.small", {}, "refreshes by itself")),
-        tableList,
+        mineCard,
+        card("open-tables", "Open and live tables", "refreshes by itself; an open table nobody joins is removed after a few hours", tableList),
+        card("recent", "Recent games", "finished public games and their replays", recentList),
       ),
     ),
   );
@@ -283,8 +99,6 @@ export async function mountLobby(root) {
     if (nameInput.value.trim()) ensurePlayer(nameInput.value).catch((err) => toast(err.message, "error"));
   });
 
-  let games = [];
-  let currentForm = null;
   const showOptions = () => {
     const game = games.find((g) => g.name === gameSelect.value);
     currentForm = game ? optionsForm(game.options_schema, game.default_options) : null;
@@ -299,58 +113,36 @@ export async function mountLobby(root) {
     createError.textContent = `Cannot load the games: ${err.message}`;
   }
 
-  const renderTables = (tables) => {
-    clear(tableList);
-    if (!tables.length) {
-      tableList.append(h("p.muted", {}, "No public table yet. Start one and send the link to your friends."));
-      return;
-    }
-    for (const t of tables) {
-      const mine = Object.keys(heldSeats(t.id)).length > 0;
-      const free = t.seats.filter((s) => !s.taken);
-      const players = t.seats.filter((s) => s.taken).map((s) => `${s.player_name} (${s.label})`);
-      tableList.append(
-        h(
-          "article.table-row",
-          { dataset: { table: t.id, status: t.status } },
-          h(
-            "div.table-row-main",
-            {},
-            h("strong", {}, t.title || titleCase(t.game)),
-            h(`span.badge.badge-${t.status}`, {}, t.status),
-            h("span.muted.small", {}, `seats ${seatSummary(t)}`, t.spectators ? ` · ${t.spectators} watching` : ""),
-            h("div.small", {}, players.length ? players.join(", ") : h("span.muted", {}, "nobody seated yet")),
-          ),
-          h(
-            "div.table-row-actions",
-            {},
-            mine
-              ? h("a.button.primary", { href: `/table/${encodeURIComponent(t.id)}` }, "Resume")
-              : t.status === "open" && free.length
-                ? h("a.button.primary", { href: `/table/${encodeURIComponent(t.id)}` }, "Join")
-                : null,
-            h("a.button", { href: `/table/${encodeURIComponent(t.id)}?watch=1` }, "Watch"),
-            h(
-              "button.ghost",
-              {
-                type: "button",
-                title: "Copy the invite link",
-                onclick: async () => toast((await copyText(tableUrl(t.id))) ? "Invite link copied." : tableUrl(t.id)),
-              },
-              "Copy link",
-            ),
-          ),
-        ),
-      );
+  const show = async (list, load, opts) => {
+    try {
+      renderRows(list, await load(), opts);
+    } catch (err) {
+      clear(list).append(h("p.error", {}, err.message));
     }
   };
+  let round = 0;
   const refresh = async () => {
     if (!root.isConnected || document.body.dataset.page !== "lobby") return;
-    try {
-      renderTables(await api.tables());
-    } catch (err) {
-      clear(tableList).append(h("p.error", {}, err.message));
+    const slow = round % SLOW_REFRESH_EVERY === 0;
+    round += 1;
+    const me = storedPlayer();
+    const jobs = [show(tableList, () => api.tables(), { empty: "No public table yet. Start one and send the link to your friends." })];
+    if (slow) {
+      jobs.push(show(recentList, () => api.tables(["finished"]), { empty: "No finished public game yet." }));
+      mineCard.hidden = !me;
+      if (me) {
+        const mine = async () => {
+          try {
+            return await api.myTables(me.player_token);
+          } catch (err) {
+            if (err.status === 401) mineCard.hidden = true; // a name this server does not know (a new database)
+            throw err;
+          }
+        };
+        jobs.push(show(mineList, mine, { empty: "You have no table yet.", mine: true }));
+      }
     }
+    await Promise.all(jobs);
   };
   await refresh();
   const timer = setInterval(() => {

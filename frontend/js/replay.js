@@ -2,9 +2,11 @@
 // hidden tiles revealed (frames from GET /api/tables/{id}/replay), and the game
 // record (GET /api/tables/{id}/export) to download and verify.
 import { api } from "./api.js";
-import { boardArea, exposeRenderer, loadRenderer, seatLabel } from "./board.js";
+import { boardArea, exposeRenderer, loadRenderer } from "./board.js";
 import { DiceTray } from "./dice.js";
+import { rulesPanelFor } from "./rules.js";
 import { append, clear, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
+import { nameSeats, seatName } from "./words.js";
 
 const PLAY_STEP_MS = 900;
 
@@ -17,13 +19,14 @@ export async function mountReplay(root, tableId) {
   if (!data) return;
   const table = data.table || { id: tableId, game: data.game, seats: [] };
   document.title = `Replay — ${table.title || titleCase(table.game)}`;
-  const module = await loadRenderer(table.game);
-  new ReplayPage(root, table, data, module).start();
+  const [module, rules] = await Promise.all([loadRenderer(table.game), rulesPanelFor(table.game)]);
+  new ReplayPage(root, table, data, module, rules).start();
 }
 
 class ReplayPage {
-  constructor(root, table, data, module) {
+  constructor(root, table, data, module, rules) {
     this.root = root;
+    this.rules = rules;
     this.table = table;
     this.frames = data.frames || [];
     this.static = data.static || {};
@@ -34,7 +37,12 @@ class ReplayPage {
 
   start() {
     const downloadButton = h("button#download-record", { type: "button", onclick: () => this.download() }, "Download the game record");
-    setTopbar(h("strong.table-title", {}, `Replay: ${this.table.title || titleCase(this.table.game)}`), h("span.pill.pill-quiet", {}, "all tiles revealed"), downloadButton);
+    setTopbar(
+      h("strong.table-title", {}, `Replay: ${this.table.title || titleCase(this.table.game)}`),
+      h("span.pill.pill-quiet", {}, "all tiles revealed"),
+      this.rules ? this.rules.button() : null,
+      downloadButton,
+    );
     this.slider = h("input#replay-slider", { type: "range", min: 0, max: Math.max(0, this.frames.length - 1), value: 0, "aria-label": "Action number", oninput: (e) => this.go(Number(e.target.value)) });
     this.pos = h("span#replay-pos.replay-pos");
     this.playButton = h("button#replay-play", { type: "button", onclick: () => this.togglePlay() }, "▶ Play");
@@ -59,13 +67,13 @@ class ReplayPage {
       h(
         "div.table-page",
         {},
-        h("div.table-main", {}, bar, this.caption, board.wrap, this.panels),
+        h("div.table-main", {}, bar, this.caption, board.wrap, board.zoomBar, this.panels),
         h(
           "aside.side",
           {},
           h("section.side-block", {}, h("h2", {}, "Dice of this action"), this.diceEl),
           h("section.side-block.grow", {}, h("h2", {}, "Every action (click to jump)"), this.logEl),
-          this.table.outcome ? h("section.side-block", {}, h("h2", {}, "Outcome"), h("p", {}, this.table.outcome.reason || titleCase(this.table.outcome.result))) : null,
+          this.table.outcome ? h("section.side-block", {}, h("h2", {}, "Outcome"), h("p", {}, nameSeats(this.table.outcome.reason || titleCase(this.table.outcome.result), this.table))) : null,
         ),
       ),
     );
@@ -89,12 +97,12 @@ class ReplayPage {
   buildLog() {
     clear(this.logEl);
     this.frames.forEach((frame, i) => {
-      const lines = (frame.events || []).map((ev) => this.renderer.describeEvent(ev)).filter(Boolean);
-      const head = i === 0 ? "Setup" : `${seatLabel(this.table, frame.seat)}: ${this.actionText(frame.action)}`;
+      const lines = (frame.events || []).map((ev) => this.renderer.describeEvent(ev)).filter(Boolean).map((t) => nameSeats(t, this.table));
+      const head = i === 0 ? "Setup" : `${seatName(this.table, frame.seat)}: ${this.actionText(frame.action)}`;
       this.logEl.append(
         h(
           "div.log-group.replay-step",
-          { dataset: { index: i }, onclick: () => this.go(i), style: { cursor: "pointer" } },
+          { dataset: { index: i }, onclick: () => this.go(i), style: { cursor: "pointer" }, role: "button", tabIndex: 0, onkeydown: (e) => e.key === "Enter" && this.go(i) },
           h("span.log-seq", {}, `#${frame.seq ?? i}`),
           h("div.log-lines", {}, h("p.log-line", {}, h("strong", {}, head)), lines.map((t) => h("p.log-line.muted", {}, t))),
         ),
@@ -112,13 +120,14 @@ class ReplayPage {
     clear(this.panels).append(this.renderer.heroPanels(frame.view, { table: this.table, toAct: frame.to_act || [] }));
     append(clear(this.caption), 
       h("strong", {}, this.renderer.turnText(frame.view) || "Setup"),
-      this.index > 0 ? h("span", {}, `${seatLabel(this.table, frame.seat)} — ${this.actionText(frame.action)}`) : h("span.muted", {}, "Before the first action"),
+      this.index > 0 ? h("span", {}, `${seatName(this.table, frame.seat)} — ${this.actionText(frame.action)}`) : h("span.muted", {}, "Before the first action"),
     );
     for (const el of this.logEl.querySelectorAll(".replay-step")) el.classList.toggle("current", Number(el.dataset.index) === this.index);
     const current = this.logEl.querySelector(".replay-step.current");
     if (current) current.scrollIntoView({ block: "nearest" });
     this.dice.empty();
-    this.dice.show(this.renderer.diceFromEvents(frame.events || []), { animate: false });
+    const rolls = this.renderer.diceFromEvents(frame.events || []).map((r) => ({ ...r, label: nameSeats(r.label, this.table) }));
+    this.dice.show(rolls, { animate: false });
     if (this.index >= this.frames.length - 1) this.stop();
   }
 

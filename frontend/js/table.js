@@ -1,141 +1,46 @@
-// The table page: waiting room before the start, then the live table for seats
+// The table page: waiting room before the start (waiting.js), then the live table for seats
 // (one connection per seat this browser holds: hot-seat) or for a spectator.
-// The game-specific drawing lives in games/<game>.js (chosen by the table's game).
-import { api, ensurePlayer, forgetSeat, heldSeats, replayUrl, storedPlayer, tableUrl } from "./api.js";
-import { boardArea, exposeRenderer, loadRenderer, seatLabel } from "./board.js";
+// The game-specific drawing lives in games/<game>.js (chosen by the table's game); the action
+// bar in moves.js, the turn alerts in alerts.js, the board's zoom in zoom.js.
+import { api, forgetSeat, heldSeats, replayUrl, tableUrl } from "./api.js";
+import { Announcer, TurnAlerts } from "./alerts.js";
+import { boardArea, exposeRenderer, loadRenderer } from "./board.js";
 import { ChatBox } from "./chat.js";
+import { clockText } from "./clocks.js";
 import { TableConnection } from "./connection.js";
 import { DiceTray } from "./dice.js";
+import { HistoryLoader } from "./history.js";
 import { GameLog } from "./log.js";
+import { MoveControls } from "./moves.js";
+import { rulesPanelFor } from "./rules.js";
+import { tabBar } from "./tabs.js";
 import { append, clear, copyText, countdown, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
+import { waitingRoom } from "./waiting.js";
+import { nameSeats, seatLabel, seatName } from "./words.js";
 
-const WAITING_POLL_MS = 1500;
+// Legal actions read out by name at most; the rest are counted.
+const ANNOUNCE_ACTIONS = 12;
+// Seconds left under which the countdown turns urgent.
+const URGENT_SECONDS = 10;
 
 export async function mountTable(root, tableId) {
   let table = await loadOrExplain(root, () => api.table(tableId), { title: "Table not found", links: [["/", "Back to the lobby"]] });
   if (!table) return;
   document.title = `${table.title || titleCase(table.game)} — Dragontable`;
   const watch = new URLSearchParams(location.search).has("watch");
+  const rules = await rulesPanelFor(table.game);
   // The waiting room ends with the table as it started (or as someone else started it).
-  if (table.status === "open" && !watch) table = await waitingRoom(root, table);
+  if (table.status === "open" && !watch) table = await waitingRoom(root, table, { topbar: rules ? [rules.button()] : [] });
   const module = await loadRenderer(table.game);
-  new LiveTable(root, table, module, { watch }).start();
+  new LiveTable(root, table, module, { watch, rules }).start();
 }
-
-// --- waiting room -----------------------------------------------------------
-
-async function waitingRoom(root, initial) {
-  return new Promise((resolve) => {
-    let table = initial;
-    const nameInput = h("input#player-name", { type: "text", maxlength: 40, placeholder: "Your name", value: storedPlayer()?.name || "" });
-    const error = h("p.error", { role: "alert" });
-    const seatsBox = h("div.seat-list");
-    const startButton = h("button#start-table.primary", { type: "button" }, "Start the game");
-    const hostNote = h("p.muted.small", {}, `${table.host || "The host"} starts the game once every seat is taken; this page follows by itself.`);
-    const invite = tableUrl(table.id);
-    const card = h(
-      "section.card.waiting",
-      {},
-      h("h1", {}, table.title || titleCase(table.game), " ", h("span.badge.badge-open", {}, "waiting for players")),
-      h("p.muted", {}, "Send this link to the people you want to play with. Anyone with it can take a free seat or watch."),
-      h(
-        "div.invite",
-        {},
-        h("input#invite-link", { type: "text", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
-        h("button#copy-invite", { type: "button", onclick: async () => toast((await copyText(invite)) ? "Invite link copied." : "Copy the link by hand.") }, "Copy invite link"),
-      ),
-      h("label.field", {}, h("span", {}, "Your name"), nameInput),
-      seatsBox,
-      h("div.actions", {}, startButton, h("a.button", { href: `/table/${encodeURIComponent(table.id)}?watch=1` }, "Just watch")),
-      hostNote,
-      error,
-    );
-    clear(root).append(card);
-    setTopbar(h("span.muted", {}, "Waiting room"));
-
-    const render = () => {
-      const mine = heldSeats(table.id);
-      clear(seatsBox);
-      for (const seat of table.seats) {
-        const held = seat.seat in mine;
-        seatsBox.append(
-          h(
-            `div.seat-row${held ? ".held" : ""}`,
-            { dataset: { seat: seat.seat } },
-            h("strong", {}, seat.label),
-            h("span", {}, seat.taken ? seat.player_name : h("span.muted", {}, "free")),
-            held
-              ? h("span.badge.badge-live", {}, "you")
-              : !seat.taken
-                ? h("button.take-seat", { type: "button", dataset: { seat: seat.seat }, onclick: () => take(seat.seat) }, "Take this seat")
-                : null,
-            held ? h("button.ghost.leave-seat", { type: "button", onclick: () => leave(seat.seat) }, "Leave") : null,
-          ),
-        );
-      }
-      const me = storedPlayer();
-      const full = table.seats.every((s) => s.taken);
-      const isHost = me && (table.host === me.name || table.host === me.player_id); // the table names its host
-      startButton.hidden = !isHost;
-      hostNote.hidden = Boolean(isHost);
-      startButton.disabled = !full;
-      startButton.title = full ? "" : "Every seat must be taken first.";
-    };
-    const take = async (seat) => {
-      error.textContent = "";
-      try {
-        const me = await ensurePlayer(nameInput.value);
-        const answer = await api.join(me.player_token, table.id, seat);
-        table = answer.table;
-        render();
-      } catch (err) {
-        error.textContent = err.message;
-      }
-    };
-    const leave = async (seat) => {
-      try {
-        const me = storedPlayer();
-        table = await api.leave(me.player_token, table.id, seat);
-      } catch (err) {
-        error.textContent = err.message;
-        forgetSeat(table.id, seat);
-      }
-      render();
-    };
-    startButton.addEventListener("click", async () => {
-      error.textContent = "";
-      try {
-        table = await api.start(storedPlayer().player_token, table.id);
-        finish();
-      } catch (err) {
-        error.textContent = err.message;
-      }
-    });
-    let timer = null;
-    const finish = () => {
-      clearInterval(timer);
-      resolve(table);
-    };
-    timer = setInterval(async () => {
-      try {
-        table = await api.table(table.id);
-      } catch {
-        return;
-      }
-      if (table.status !== "open") finish();
-      else render();
-    }, WAITING_POLL_MS);
-    render();
-  });
-}
-
-// --- live table ---------------------------------------------------------------
 
 class LiveTable {
-  constructor(root, table, module, { watch }) {
+  constructor(root, table, module, { watch, rules }) {
     this.root = root;
     this.table = table;
     this.module = module;
+    this.rules = rules;
     this.static = null;
     this.seats = watch ? {} : heldSeats(table.id); // seat -> token
     this.connections = new Map(); // seat (or "" for a spectator) -> TableConnection
@@ -144,9 +49,12 @@ class LiveTable {
     this.spectators = table.spectators || 0;
     this.connectedSeats = new Set(table.seats.filter((s) => s.connected).map((s) => s.seat));
     this.outcome = table.outcome || null;
-    this.busy = false;
     this.selection = null; // renderer-specific UI state (e.g. a chosen die, a picked figure)
-    this.choice = null; // a board click that fits several actions: {title, items}
+    this.due = new Set(); // held seats that owe a decision, to notice when one starts to
+    this.newerDice = false; // the dice tray shows rolls newer than any the history still brings
+    this.moves = new MoveControls(this);
+    this.alerts = new TurnAlerts();
+    this.announcer = new Announcer();
   }
 
   get primaryKey() {
@@ -177,42 +85,52 @@ class LiveTable {
     const t = this.table;
     this.connPill = h("span#conn-state.pill", { title: "Connection to the server" }, "connecting");
     this.specCount = h("span#spectators.pill.pill-quiet", { title: "People watching" }, "0 watching");
-    this.seatTabs = h("div#seat-tabs.seat-tabs", { role: "tablist" });
+    this.seatTabs = h("div#seat-tabs.seat-tabs", { role: "tablist", "aria-label": "Your seats" });
     setTopbar(
       h("strong.table-title", {}, t.title || titleCase(t.game)),
       this.seatTabs,
       this.specCount,
       this.connPill,
-      h("button.ghost.small", { type: "button", onclick: async () => toast((await copyText(tableUrl(t.id))) ? "Invite link copied." : tableUrl(t.id)) }, "Invite link"),
+      this.rules ? this.rules.button() : null,
+      this.alerts.button(),
+      h("button.ghost.small#invite", { type: "button", onclick: async () => toast((await copyText(tableUrl(t.id))) ? "Invite link copied." : tableUrl(t.id)) }, "Invite"),
     );
-    this.turnBanner = h("div#turn-banner.turn-banner", { "aria-live": "polite" });
+    this.turnBanner = h("div#turn-banner.turn-banner");
     const board = boardArea("Game board", () => this.renderer);
     this.canvas = board.canvas;
     this.boardWrap = board.wrap;
     this.panels = board.panels;
     this.tooltip = h("div.board-tip", { hidden: true });
     this.boardWrap.append(this.tooltip);
-    this.controls = h("div#controls.controls");
-    this.message = h("p#action-message.action-message", { role: "alert" });
     this.diceEl = h("div#dice");
     this.logEl = h("div#log");
     this.chatEl = h("div#chat");
-    this.dialog = h("dialog#prompt-dialog.prompt-dialog");
-    this.diceBlock = h("section.side-block.dice-block", {}, h("h2", {}, "Dice"), this.diceEl);
-    const side = h(
-      "aside.side",
+    this.diceBlock = h("section#dice-block.side-block.dice-block", {}, h("h2", {}, "Dice"), this.diceEl);
+    const moveBlock = h("section#move-block.side-block.move-block", { "aria-labelledby": "move-title" }, h("h2#move-title", {}, "Your move"), this.moves.el, this.moves.message);
+    const logBlock = h("section#log-block.side-block.grow.log-block", {}, h("h2", {}, "What happened"), this.logEl);
+    const chatBlock = h("section#chat-block.side-block.chat-block", {}, h("h2", {}, "Chat"), this.chatEl);
+    const page = h(
+      "div.table-page.live",
       {},
-      h("section.side-block.move-block", {}, h("h2", {}, "Your move"), this.controls, this.message),
-      this.diceBlock,
-      h("section.side-block.grow", {}, h("h2", {}, "What happened"), this.logEl),
-      h("section.side-block", {}, h("h2", {}, "Chat"), this.chatEl),
+      h("div.table-main", {}, this.turnBanner, this.boardWrap, board.zoomBar, this.panels),
+      h("aside.side", {}, moveBlock, this.diceBlock, logBlock, chatBlock),
     );
-    append(clear(this.root), 
-      h("div.table-page", {}, h("div.table-main", {}, this.turnBanner, this.boardWrap, this.panels), side),
-      this.dialog,
-    );
+    // Small screens show one of these at a time under the action bar.
+    this.tabs = tabBar(page, [
+      { id: "heroes", label: "Heroes", el: this.panels },
+      { id: "log", label: "Log", el: logBlock },
+      { id: "dice", label: "Dice", el: this.diceBlock },
+      { id: "chat", label: "Chat", el: chatBlock },
+    ]);
+    page.append(this.tabs.bar);
+    append(clear(this.root), page, this.moves.dialog);
     this.dice = new DiceTray(this.diceEl);
-    this.log = new GameLog(this.logEl, { describe: (ev) => this.renderer?.describeEvent?.(ev) ?? ev.text ?? null });
+    this.log = new GameLog(this.logEl, {
+      describe: (ev) => this.renderer?.describeEvent?.(ev) ?? ev.text ?? null,
+      words: (text) => nameSeats(text, this.table),
+      byName: (seat) => seatName(this.table, seat),
+    });
+    this.history = new HistoryLoader(this.log, (entries) => this.onHistory(entries));
     this.chat = new ChatBox(this.chatEl, {
       send: (text) => {
         const conn = this.connections.get(this.primaryKey);
@@ -223,7 +141,7 @@ class LiveTable {
         return true;
       },
     });
-    this.canvas.addEventListener("click", (ev) => this.onBoardClick(ev));
+    this.canvas.addEventListener("click", (ev) => this.moves.onBoardClick(ev));
     this.canvas.addEventListener("mousemove", (ev) => this.onBoardHover(ev));
     this.canvas.addEventListener("mouseleave", () => (this.tooltip.hidden = true));
   }
@@ -242,16 +160,17 @@ class LiveTable {
       if (msg.static && !this.static) this.static = msg.static;
       this.spectators = msg.table?.spectators ?? this.spectators;
       this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
-      if (isPrimary()) {
-        if (msg.resynced) this.log.note(`Reconnected at #${msg.seq}; the board is up to date.`);
-        else if (!this.log.lastSeq) this.log.note(`Joined the table at #${msg.seq}${key ? ` as ${seatLabel(this.table, key)}` : " as a spectator"}.`);
-      }
       this.ensureRenderer();
-      if (isPrimary() && this.renderer?.diceFromView && !this.dice.el.querySelector(".die")) {
-        this.dice.show(this.renderer.diceFromView(msg.view || {}), { animate: false });
+      if (isPrimary()) {
+        if (this.renderer?.diceFromView && !this.newerDice && !this.dice.el.querySelector(".die")) {
+          this.dice.show(this.renderer.diceFromView(msg.view || {}), { animate: false });
+        }
+        // Whatever the log lacks (everything, for a page that just opened) comes from the table's history.
+        if (msg.view) this.history.welcomed(conn, msg.seq);
       }
       this.refresh();
     });
+    conn.addEventListener("history", (e) => isPrimary() && this.history.received(conn, e.detail));
     conn.addEventListener("update", (e) => {
       const msg = e.detail;
       // Updates resent after a reconnect ("missed") carry only events; the welcome brings the view.
@@ -259,27 +178,27 @@ class LiveTable {
         this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
       }
       if (isPrimary()) {
-        this.log.addEvents(msg.seq, msg.events, { by: msg.by });
-        const rolls = this.renderer?.diceFromEvents ? this.renderer.diceFromEvents(msg.events || []) : [];
-        this.dice.show(rolls, { animate: !msg.replayed });
+        this.log.addEvents(msg.seq, msg.events, { by: msg.by, auto: msg.auto });
+        const rolls = this.rollsOf(msg.events);
+        if (rolls.length) {
+          this.dice.show(rolls, { animate: !msg.replayed });
+          this.newerDice = true;
+        }
       }
       if (key === this.activeSeat) {
         // A renderer may keep a picked figure selected while it can still act (Dorn's monsters step cell by cell).
         const legal = this.current ? this.current.legal : [];
         this.selection = this.renderer?.keepSelection ? this.renderer.keepSelection(this.selection, legal) : null;
-        this.choice = null;
+        this.moves.choice = null;
       }
       const before = this.activeSeat;
       this.autoSwitchSeat();
       if (this.activeSeat !== before) this.selection = null;
       this.refresh();
     });
-    conn.addEventListener("rejected", (e) => {
-      const msg = e.detail;
-      this.showMessage(msg.code === "stale" ? "The table moved on before your action arrived; the board is updated, try again." : msg.message, "error");
-    });
+    conn.addEventListener("rejected", (e) => this.moves.refused(e.detail));
     // A bad token is followed by a 4401 close: the "state" listener drops the seat.
-    conn.addEventListener("error", (e) => e.detail.code !== "bad_token" && this.showMessage(e.detail.message, "error"));
+    conn.addEventListener("error", (e) => e.detail.code !== "bad_token" && this.moves.showMessage(e.detail.message, "error", e.detail.code));
     conn.addEventListener("table", (e) => {
       this.table = e.detail.table;
       this.refresh();
@@ -293,11 +212,31 @@ class LiveTable {
     });
     conn.addEventListener("finished", (e) => {
       this.outcome = e.detail.outcome;
-      if (isPrimary()) this.log.note(this.outcome?.reason || "The game is over.", "finish");
+      if (isPrimary()) this.log.note(nameSeats(this.outcome?.reason || "The game is over.", this.table), "finish");
       this.table = { ...this.table, status: "finished", outcome: this.outcome };
       this.refresh();
     });
     conn.open();
+  }
+
+  /** The dice in a batch of events, their labels naming the players. */
+  rollsOf(events) {
+    const rolls = this.renderer?.diceFromEvents ? this.renderer.diceFromEvents(events || []) : [];
+    return rolls.map((r) => ({ ...r, label: nameSeats(r.label, this.table) }));
+  }
+
+  /** A page of the table's history (older than anything shown): into the log, its rolls under the newer ones. */
+  onHistory(entries) {
+    this.log.addMany(entries);
+    const rolls = entries.flatMap((e) => this.rollsOf(e.events));
+    if (!rolls.length) return;
+    if (this.newerDice) this.dice.showOlder(rolls);
+    else {
+      // The dice the view showed on arrival are the latest of these.
+      this.dice.empty();
+      this.dice.show(rolls, { animate: false });
+    }
+    this.newerDice = true;
   }
 
   /**
@@ -314,8 +253,8 @@ class LiveTable {
     if (!left.length) this.connect("", null);
     if (this.activeSeat === key) this.activeSeat = left.length ? left[0] : "";
     this.selection = null;
-    this.choice = null;
-    this.showMessage(`This browser no longer holds ${seatLabel(this.table, key)} (it was taken up elsewhere)${left.length ? "" : "; you are watching instead"}.`, "error");
+    this.moves.choice = null;
+    this.moves.showMessage(`This browser no longer holds ${seatLabel(this.table, key)} (it was taken up elsewhere)${left.length ? "" : "; you are watching instead"}.`, "error");
     this.refresh();
   }
 
@@ -324,6 +263,7 @@ class LiveTable {
     this.renderer = this.module.createRenderer({ canvas: this.canvas, static: this.static || {}, table: this.table });
     // A game without dice (Dorn) has no dice tray.
     this.diceBlock.hidden = Boolean(this.renderer.noDice);
+    document.getElementById("tab-dice").hidden = Boolean(this.renderer.noDice);
     exposeRenderer(this.renderer);
   }
 
@@ -357,8 +297,43 @@ class LiveTable {
     this.renderSeatTabs();
     this.renderStatus();
     this.renderPanels();
-    this.renderControls();
+    this.moves.render();
     this.renderBoard();
+    this.noticeTurn();
+  }
+
+  /** A held seat that starts to owe a decision: tell the player, even with the tab in the background. */
+  noticeTurn() {
+    const due = new Set(Object.keys(this.seats).filter((s) => this.mustAct(s)));
+    const fresh = [...due].filter((s) => !this.due.has(s));
+    this.due = due;
+    if (fresh.length) this.alerts.yourTurn(`${fresh.map((s) => seatLabel(this.table, s)).join(", ")}: ${this.turnText()}`);
+    this.announceTargets();
+  }
+
+  turnText() {
+    const d = this.current;
+    return (d && d.view && this.renderer?.turnText?.(d.view)) || "In play";
+  }
+
+  /** The live region: whose turn it is and, on yours, what you may do now, by name. */
+  announceTargets() {
+    const d = this.current;
+    if (!d || !d.view || !this.renderer) return;
+    if (this.outcome) {
+      this.announcer.say(`Game over. ${this.outcome.reason || ""}`);
+      return;
+    }
+    if (!this.activeSeat || !this.mustAct(this.activeSeat)) {
+      const who = d.to_act.map((s) => seatLabel(this.table, s)).join(", ");
+      this.announcer.say(`${this.turnText()}. ${who ? `Waiting for ${who}.` : ""}`);
+      return;
+    }
+    const label = (a) => (this.renderer.actionLabel ? this.renderer.actionLabel(a) : a.label || a.type);
+    const names = [...new Set(this.moves.legal().map(label))];
+    const listed = names.slice(0, ANNOUNCE_ACTIONS).join("; ");
+    const more = names.length > ANNOUNCE_ACTIONS ? `; and ${names.length - ANNOUNCE_ACTIONS} more` : "";
+    this.announcer.say(`Your turn as ${seatLabel(this.table, this.activeSeat)}. ${this.turnText()}. You can: ${nameSeats(listed, this.table)}${more}.`);
   }
 
   renderConnState() {
@@ -389,6 +364,7 @@ class LiveTable {
           `button.seat-tab${seat === this.activeSeat ? ".active" : ""}${due ? ".due" : ""}`,
           { type: "button", role: "tab", "aria-selected": seat === this.activeSeat ? "true" : "false", dataset: { seat }, onclick: () => this.setActiveSeat(seat), title: due ? "This seat must act" : "" },
           seatLabel(this.table, seat),
+          due ? h("span.sr-only", {}, " (must act)") : null,
         ),
       );
     }
@@ -403,9 +379,10 @@ class LiveTable {
     if (this.outcome || this.table.status === "finished") {
       const o = this.outcome || this.table.outcome || {};
       this.turnBanner.dataset.state = "finished";
-      append(this.turnBanner, 
+      append(
+        this.turnBanner,
         h("strong", {}, o.result ? titleCase(o.result) : "Game over"),
-        h("span", {}, o.reason || ""),
+        h("span", {}, nameSeats(o.reason || "", this.table)),
         h("a.button.primary#open-replay", { href: replayUrl(this.table.id) }, "Watch the replay"),
       );
       return;
@@ -418,28 +395,30 @@ class LiveTable {
       append(this.turnBanner, h("span.muted", {}, "The game has not started yet; the board appears when the host starts it."));
       return;
     }
-    const turn = this.renderer?.turnText ? this.renderer.turnText(d.view) : "";
     // Seats that only may take something back are not waited for.
     const owing = d.to_act.filter((s) => !(this.renderer?.seatDone && this.renderer.seatDone(d.view, s)));
     const waiting = owing.map((s) => {
       const mine = s in this.seats;
       const off = !this.connectedSeats.has(s) && this.connectedSeats.size > 0;
-      return h(`span.waiting-seat${mine ? ".mine" : ""}`, { dataset: { seat: s }, title: off ? "disconnected" : "" }, seatLabel(this.table, s), mine ? " (you)" : "", off ? " ⚠" : "");
+      return h(`span.waiting-seat${mine ? ".mine" : ""}`, { dataset: { seat: s }, title: off ? "disconnected" : "" }, seatLabel(this.table, s), mine ? " (you)" : "", off ? " (away)" : "");
     });
     const mustAct = this.activeSeat && this.mustAct(this.activeSeat);
     this.turnBanner.dataset.state = mustAct ? "yours" : "waiting";
-    append(this.turnBanner, 
-      h("strong#turn-text", {}, turn || "In play"),
-      h("span#waiting-for", {}, "Waiting for: ", waiting.length ? waiting.flatMap((w, i) => (i ? [", ", w] : [w])) : "—"),
-      d.deadline ? h("span#deadline.deadline", { title: "The server answers by default when this runs out" }, `time left ${countdown(d.deadline)}`) : null,
+    const left = d.deadline ? Math.max(0, d.deadline - Date.now() / 1000) : null;
+    const list = (items) => items.flatMap((w, i) => (i ? [", ", w] : [w]));
+    // On your turn the banner says so; the others the table also waits for follow.
+    const others = waiting.filter((w) => w.dataset.seat !== this.activeSeat);
+    append(
+      this.turnBanner,
+      h("strong#turn-text", {}, this.turnText()),
+      mustAct
+        ? h("span#waiting-for", {}, h("strong.your-turn", {}, "Your turn"), others.length ? [" · also waiting for: ", list(others)] : null)
+        : h("span#waiting-for", {}, "Waiting for: ", waiting.length ? list(waiting) : "—"),
+      d.deadline
+        ? h(`span#deadline.deadline${left < URGENT_SECONDS ? ".urgent" : ""}`, { title: `The server answers by default when this runs out. ${clockText(this.table)}.` }, `⏱ ${countdown(d.deadline)}`)
+        : null,
     );
-    if (this.dialog.open) {
-      const clock = this.dialog.querySelector(".deadline");
-      if (clock) {
-        clock.hidden = !d.deadline;
-        clock.textContent = d.deadline ? `${countdown(d.deadline)} left, then the default answer is taken` : "";
-      }
-    }
+    this.moves.tick(d.deadline);
   }
 
   renderPanels() {
@@ -458,122 +437,7 @@ class LiveTable {
   renderBoard() {
     const d = this.current;
     if (!this.renderer || !d || !d.view) return;
-    const mine = this.activeSeat && d.to_act.includes(this.activeSeat) ? d.legal : [];
-    this.renderer.setState(d.view, { legal: mine, seat: this.activeSeat || null, selection: this.selection });
-  }
-
-  renderControls() {
-    const d = this.current;
-    clear(this.controls);
-    if (!d || !d.view || !this.renderer) return;
-    if (!this.activeSeat) {
-      this.controls.append(h("p.muted", {}, "You are watching. Chat is open to everyone."));
-      this.closeDialog();
-      return;
-    }
-    const legal = d.to_act.includes(this.activeSeat) ? d.legal : [];
-    if (!legal.length) {
-      const who = d.to_act.map((s) => seatLabel(this.table, s)).join(", ");
-      this.controls.append(h("p.muted", {}, who ? `Waiting for ${who}.` : "Nothing to do right now."));
-      this.closeDialog();
-      return;
-    }
-    const plan = this.renderer.controls(d.view, legal, { seat: this.activeSeat, selection: this.selection });
-    if (plan.hint) this.controls.append(h("p.hint#move-hint", {}, plan.hint));
-    for (const group of plan.groups || []) {
-      const box = h("div.control-group", {}, group.title ? h("h3", {}, group.title) : null);
-      for (const item of group.items) box.append(this.actionButton(item));
-      this.controls.append(box);
-    }
-    if (plan.prompt) this.openDialog(plan.prompt, d);
-    else if (this.choice) this.openDialog(this.choice, d);
-    else this.closeDialog();
-  }
-
-  actionButton(item) {
-    return h(
-      `button.action${item.primary ? ".primary" : ""}${item.selected ? ".selected" : ""}${item.ghost ? ".ghost" : ""}`,
-      {
-        type: "button",
-        title: item.title || "",
-        dataset: { action: item.action ? JSON.stringify(item.action) : "", kind: item.action?.type || item.kind || "" },
-        disabled: this.busy,
-        onclick: () => (item.select !== undefined ? this.select(item.select) : this.send(item.action)),
-      },
-      item.label,
-    );
-  }
-
-  select(selection) {
-    this.selection = this.selection === selection ? null : selection;
-    this.choice = null;
-    this.renderControls();
-    this.renderBoard();
-  }
-
-  openDialog(prompt, d) {
-    const key = JSON.stringify([prompt.title, prompt.items.map((i) => i.action)]);
-    if (this.dialog.open && this.dialog.dataset.key === key) return;
-    clear(this.dialog);
-    this.dialog.dataset.key = key;
-    this.dialog.classList.toggle("dock-side", prompt.dock === "side");
-    append(this.dialog, 
-      h("h2", {}, prompt.title),
-      prompt.text ? h("p", {}, prompt.text) : null,
-      // Shown whenever the server set a deadline; renderStatus ticks it every second.
-      h("p.deadline", { hidden: !d.deadline }, d.deadline ? `${countdown(d.deadline)} left, then the default answer is taken` : ""),
-      h(
-        "div.dialog-actions",
-        {},
-        prompt.items.map((item) => this.actionButton(item)),
-        prompt.cancel ? h("button.ghost.dialog-cancel", { type: "button", onclick: () => { this.choice = null; this.renderControls(); } }, prompt.cancel) : null,
-      ),
-    );
-    if (!this.dialog.open) this.dialog.show();
-  }
-
-  closeDialog() {
-    if (this.dialog.open) this.dialog.close();
-    this.dialog.dataset.key = "";
-  }
-
-  async send(action) {
-    const conn = this.connections.get(this.activeSeat);
-    if (!conn) return;
-    this.showMessage("");
-    this.choice = null;
-    this.busy = true;
-    this.renderControls();
-    try {
-      await conn.act(action);
-    } catch (err) {
-      // Refusals from the server are shown by the "rejected" listener; here only local failures.
-      if (err.type !== "rejected") this.showMessage(err.message || "The action could not be sent.", "error");
-    } finally {
-      this.busy = false;
-      this.renderControls();
-    }
-  }
-
-  showMessage(text, kind = "info") {
-    this.message.textContent = text;
-    this.message.dataset.kind = kind;
-    if (text && kind === "error") toast(text, "error", 6000);
-  }
-
-  onBoardClick(ev) {
-    const d = this.current;
-    if (!this.renderer || !d || !this.activeSeat || this.busy) return;
-    const legal = d.to_act.includes(this.activeSeat) ? d.legal : [];
-    const rect = this.canvas.getBoundingClientRect();
-    const action = this.renderer.actionAt(ev.clientX - rect.left, ev.clientY - rect.top, legal, { selection: this.selection, view: d.view });
-    if (!action) return;
-    if (action.select !== undefined) this.select(action.select);
-    else if (action.choose) {
-      // Several listed actions fit the click: ask which one.
-      this.choice = { title: action.title || "Which one?", items: action.choose.map((a) => ({ action: a, label: this.renderer.actionLabel ? this.renderer.actionLabel(a) : a.type })), cancel: "Cancel", dock: "side" };
-      this.renderControls();
-    } else this.send(action);
+    this.renderer.setState(d.view, { legal: this.moves.legal(), seat: this.activeSeat || null, selection: this.selection });
   }
 
   onBoardHover(ev) {
@@ -589,7 +453,9 @@ class LiveTable {
     }
     this.tooltip.textContent = tip;
     this.tooltip.hidden = false;
-    this.tooltip.style.left = `${x + 14}px`;
-    this.tooltip.style.top = `${y + 14}px`;
+    // The tip sits in the board's box, which scrolls when the board is zoomed.
+    const box = this.boardWrap.getBoundingClientRect();
+    this.tooltip.style.left = `${ev.clientX - box.left + this.boardWrap.scrollLeft + 14}px`;
+    this.tooltip.style.top = `${ev.clientY - box.top + this.boardWrap.scrollTop + 14}px`;
   }
 }

@@ -112,14 +112,25 @@ export function setTopbar(...children) {
   if (bar) append(clear(bar), ...children);
 }
 
+/** The one breakpoint of the small-screen layout (css/app.css uses the same width). */
+export const SMALL_SCREEN = "(max-width: 760px)";
+
+// On a small screen the board is the first thing under the turn banner and the action bar comes
+// right after it: this much of the window stays free for the bar.
+const ACTION_BAR_ROOM = 170;
+
 /**
- * The height a board canvas may take so that the hero panels under it still fit in the
- * window: from the board's top to the window's bottom, less the panels' height.
+ * The height a board canvas may take: on a large screen from the board's top to the window's
+ * bottom, less the hero panels under it; on a small screen the panels are in tabs and the
+ * action bar must fit under the board. Times the board's zoom (zoom.js), so a zoomed board
+ * is drawn bigger rather than scaled.
  */
 export function availableBoardHeight(canvas, min = 260) {
-  const wrap = canvas.parentElement;
+  const wrap = canvas.closest(".board-wrap") || canvas.parentElement;
+  const zoom = Number(wrap?.dataset.zoom || 1);
   const top = wrap ? wrap.getBoundingClientRect().top + window.scrollY : 120;
+  const small = window.matchMedia(SMALL_SCREEN).matches;
   const panels = document.getElementById("hero-panels");
-  const below = panels && panels.offsetHeight ? panels.offsetHeight + 14 : 0;
-  return Math.max(min, Math.floor(window.innerHeight - top - below - 16));
+  const below = small ? ACTION_BAR_ROOM : panels && panels.offsetHeight ? panels.offsetHeight + 14 : 0;
+  return Math.max(min, Math.floor(window.innerHeight - top - below - 16)) * zoom;
 }

@@ -214,3 +214,74 @@ def repo_page(browser: Any, host: str, **options: Any) -> Any:
     page.route(f"http://{host}/**", serve)
     page.goto(f"http://{host}/tests/e2e/js/blank.html")
     return page
+
+
+# --- tables made over the API, played over the WebSocket ------------------------------
+
+
+def api_table(
+    base_url: str, game: str, options: dict[str, Any] | None = None, *, name: str = "Alice", **extra: Any
+) -> tuple[str, dict[str, str], Any]:
+    """A started table whose every seat one player holds: (table id, seat tokens, that player's Api)."""
+    from tests.server_fixtures import Api, start_table
+
+    api = Api(base_url, name)
+    table_id, tokens = start_table(api, game, options, **extra)
+    return table_id, tokens, api
+
+
+def hold_seats(
+    page: Any, base_url: str, api: Any, table_id: str, tokens: dict[str, str], name: str = "Alice"
+) -> None:
+    """Give a browser the player identity and seat tokens (as if it had joined them), then open the table."""
+    page.goto(base_url + "/")
+    page.evaluate(
+        "([player, key, seats]) => { localStorage.setItem('dragontable.player', JSON.stringify(player));"
+        " localStorage.setItem(key, JSON.stringify(seats)); }",
+        [
+            {"player_id": api.player_id, "name": name, "player_token": api.token},
+            f"dragontable.seats.{table_id}",
+            tokens,
+        ],
+    )
+    page.goto(f"{base_url}/table/{table_id}")
+    wait_live(page)
+
+
+def play_ws(
+    server: Any, table_id: str, tokens: dict[str, str], actions: int, seed: int = 7, prefix: str = "w"
+) -> int:
+    """`actions` random legal actions over the WebSocket (the whole game if it ends first); the last seq.
+    Played in rounds of fresh connections, each within the server's per-connection message rate."""
+    import asyncio
+    import concurrent.futures
+    import random
+
+    from tests.server_fixtures import WsClient, play_random
+
+    per_round = 40
+    rnd = random.Random(seed)
+
+    async def run() -> int:
+        last, done = 0, 0
+        while done < actions:
+            seats = {seat: WsClient(server.ws_url(table_id), token) for seat, token in tokens.items()}
+            for client in seats.values():
+                await client.connect()
+            try:
+                n = min(per_round, actions - done)
+                acked = await play_random(
+                    seats, [], rnd, max_actions=n, stop_after=n, prefix=f"{prefix}{done}-"
+                )
+                last = acked[-1] if acked else max(c.seq for c in seats.values())
+                if len(acked) < n:
+                    return last  # the game is over
+                done += n
+            finally:
+                for client in seats.values():
+                    await client.close()
+        return last
+
+    # Playwright's sync API owns this thread's event loop: the WebSocket players get their own thread.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
