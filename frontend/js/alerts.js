@@ -94,8 +94,12 @@ export class TurnAlerts {
   unlockSound() {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
-    if (!this.audio) this.audio = new Ctx();
-    if (this.audio.state === "suspended") this.audio.resume().catch(() => {});
+    try {
+      if (!this.audio) this.audio = new Ctx();
+      if (this.audio.state === "suspended") this.audio.resume().catch(() => {});
+    } catch {
+      this.audio = null; // no audio device: no sound, the title and the notification remain
+    }
   }
 
   /** Two short rising tones. */

@@ -9,6 +9,7 @@ import { ChatBox } from "./chat.js";
 import { clockText } from "./clocks.js";
 import { TableConnection } from "./connection.js";
 import { DiceTray } from "./dice.js";
+import { fallbackActionLabel } from "./games/panels.js";
 import { HistoryLoader } from "./history.js";
 import { GameLog } from "./log.js";
 import { MoveControls } from "./moves.js";
@@ -329,7 +330,7 @@ class LiveTable {
       this.announcer.say(`${this.turnText()}. ${who ? `Waiting for ${who}.` : ""}`);
       return;
     }
-    const label = (a) => (this.renderer.actionLabel ? this.renderer.actionLabel(a) : a.label || a.type);
+    const label = (a) => (this.renderer.actionLabel ? this.renderer.actionLabel(a) : a.label || fallbackActionLabel(a));
     const names = [...new Set(this.moves.legal().map(label))];
     const listed = names.slice(0, ANNOUNCE_ACTIONS).join("; ");
     const more = names.length > ANNOUNCE_ACTIONS ? `; and ${names.length - ANNOUNCE_ACTIONS} more` : "";
@@ -415,7 +416,7 @@ class LiveTable {
         ? h("span#waiting-for", {}, h("strong.your-turn", {}, "Your turn"), others.length ? [" · also waiting for: ", list(others)] : null)
         : h("span#waiting-for", {}, "Waiting for: ", waiting.length ? list(waiting) : "—"),
       d.deadline
-        ? h(`span#deadline.deadline${left < URGENT_SECONDS ? ".urgent" : ""}`, { title: `The server answers by default when this runs out. ${clockText(this.table)}.` }, `⏱ ${countdown(d.deadline)}`)
+        ? h(`span#deadline.deadline${left < URGENT_SECONDS ? ".urgent" : ""}`, { title: `The server answers by default when this runs out. ${clockText(this.table)}.` }, `${countdown(d.deadline)} left`)
         : null,
     );
     this.moves.tick(d.deadline);
