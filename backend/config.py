@@ -61,6 +61,8 @@ class Settings(BaseSettings):
     # Presence (who is connected, how many watch) goes out at most once per this many seconds
     # per table: a thousand arriving spectators cost each connection a few frames, not a thousand.
     presence_interval_seconds: float = 0.5
+    # Workers repeat their presence this often; one silent for three rounds is taken as gone.
+    presence_heartbeat_seconds: float = 5.0
     # When the server cannot save its own timeout answer, it tries again after a pause that
     # doubles up to this, and gives up on that decision after ``auto_retry_limit`` tries.
     auto_retry_max_seconds: float = 30.0

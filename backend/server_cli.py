@@ -93,8 +93,9 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
-        # Frames over the limit are refused by the protocol layer with 1009.
-        ws_max_size=settings.max_frame_bytes,
+        # Frames over the limit are closed by the protocol layer with 1009 (play/ws.py); uvicorn's
+        # own limit, which drops the connection without a close frame, only stops the absurd.
+        ws_max_size=4 * settings.max_frame_bytes,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=settings.ws_compression,

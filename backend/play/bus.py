@@ -22,17 +22,17 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 log = logging.getLogger("dragontable.bus")
 
-Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+Handler = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
 PREFIX = "dragontable:table:"
-# The bus's own notice that messages may have been lost: an action from beyond any real seq
-# is a gap, and a replica fills a gap from the database, where every committed action is.
+# The bus's own notice that messages may have been lost: the replica reads what it missed
+# from the database, where every committed action is (Tables.on_bus, "resync").
 ORIGIN = "bus:resync"
-GAP_NOTICE: dict[str, Any] = {"kind": "action", "seq": 2**62, "origin": ORIGIN}
+GAP_NOTICE: dict[str, Any] = {"kind": "resync", "origin": ORIGIN}
 POLL_SECONDS = 1.0
 
 
@@ -59,6 +59,7 @@ class MemoryBus:
         self.group = group
         self.handler: Handler | None = None
         self.tables: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # held: asyncio keeps only weak references
 
     async def start(self, handler: Handler) -> None:
         self.handler = handler
@@ -80,7 +81,9 @@ class MemoryBus:
     async def publish(self, table_id: str, message: dict[str, Any]) -> None:
         for bus in self._groups.get(self.group, []):
             if bus is not self and table_id in bus.tables and bus.handler is not None:
-                asyncio.create_task(bus.handler(table_id, json.loads(json.dumps(message))))
+                task = asyncio.create_task(bus.handler(table_id, json.loads(json.dumps(message))))
+                bus._tasks.add(task)
+                task.add_done_callback(bus._tasks.discard)
 
 
 class RedisBus:
@@ -109,7 +112,7 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # unannotated in redis-py
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -118,7 +121,7 @@ class RedisBus:
 
     async def subscribe(self, table_id: str) -> None:
         await self.pubsub.subscribe(PREFIX + table_id)
-        connection = self.pubsub.connection
+        connection: Any = self.pubsub.connection  # typed None by redis-py until it connects
         if connection is not None and connection is not self._watched:
             # redis-py reconnects and subscribes again by itself, retrying within a call, so an
             # outage may never surface as an error here: its connect callback is what tells.

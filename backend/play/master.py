@@ -107,7 +107,8 @@ class TableRuntime:
         self.left_at: dict[str, float] = {s.seat: now for s in self.record.seats}
         self.to_act: frozenset[str] = frozenset()
         self.deadlines: dict[str, float] = {}
-        self.remote: dict[str, tuple[int, frozenset[str]]] = {}
+        # Other workers' connections to this table: origin -> (spectators, seats, when heard).
+        self.remote: dict[str, tuple[int, frozenset[str], float]] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._evict: asyncio.TimerHandle | None = None
         self._presence_timer: asyncio.TimerHandle | None = None
@@ -131,7 +132,7 @@ class TableRuntime:
 
     def presence(self) -> tuple[int, frozenset[str]]:
         spectators, seats = self.local_presence()
-        for n, remote_seats in self.remote.values():
+        for n, remote_seats, _heard in self.remote.values():
             spectators += n
             seats |= remote_seats
         return spectators, seats
@@ -193,6 +194,14 @@ class TableRuntime:
     # -- connecting ---------------------------------------------------------
     async def attach(self, conn: Connection, last_seq: int | None) -> None:
         async with self.lock:
+            if self.tables.replicated() and self.live:
+                # A worker that died between its commit and its publish took that news with
+                # it: never welcome anyone behind what the database holds.  With the database
+                # away, what this worker holds is still the best there is.
+                try:
+                    await self._catch_up()
+                except Exception as exc:
+                    log.warning("table %s: cannot read the log to catch up (%s)", self.id, exc)
             missed = await self._missed(conn.seat, last_seq)
             self.connections.add(conn)
             self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").inc()
@@ -247,10 +256,7 @@ class TableRuntime:
         self.broadcast_presence()
         if self._presence_publish:
             self._presence_publish = False
-            spectators, seats = self.local_presence()
-            self.tables.publish(
-                self.id, {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
-            )
+            self.tables.publish(self.id, self.local_presence_message())
 
     def chat(self, conn: Connection, text: str) -> None:
         message = protocol.chat(conn.name, conn.seat, text, time.time())
@@ -479,6 +485,11 @@ class TableRuntime:
                 texts[conn.seat] = text
             conn.send_text(text)
 
+    async def catch_up(self) -> None:
+        """Read what other workers committed that this replica has not heard of."""
+        async with self.lock:
+            await self._catch_up()
+
     async def _catch_up(self) -> None:
         """Apply actions other workers committed (called with the lock held)."""
         if self.state is None:
@@ -522,9 +533,26 @@ class TableRuntime:
             self._advance(step.transition, msg["seat"], msg["action_id"], bool(msg.get("auto")))
 
     def remote_presence(self, origin: str, spectators: int, connected: list[str]) -> None:
-        self.remote[origin] = (int(spectators), frozenset(connected))
+        self.remote[origin] = (int(spectators), frozenset(connected), time.monotonic())
         self._reschedule()
         self._presence_dirty(local=False)
+
+    def forget_silent_workers(self, heard_after: float) -> None:
+        """A worker that has not told its presence since ``heard_after`` is gone (killed, cut
+        off): its seats are away from now, so the clocks answer for them."""
+        gone = [origin for origin, (_n, _s, heard) in self.remote.items() if heard < heard_after]
+        if not gone:
+            return
+        now = time.time()
+        for origin in gone:
+            for seat in self.remote.pop(origin)[1]:
+                self.left_at[seat] = now
+        self._reschedule()
+        self._presence_dirty(local=False)
+
+    def local_presence_message(self) -> dict[str, Any]:
+        spectators, seats = self.local_presence()
+        return {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
 
     async def lobby_changed(self) -> None:
         """Seats or status changed through the REST API (here or on another worker)."""

@@ -24,12 +24,12 @@ class _Message(BaseModel):
 class Hello(_Message):
     type: Literal["hello"]
     seat_token: str | None = Field(default=None, max_length=256)
-    last_seq: int | None = Field(default=None, ge=0)
+    last_seq: int | None = Field(default=None, ge=0, strict=True)
 
 
 class Act(_Message):
     type: Literal["act"]
-    seq: int = Field(ge=0)
+    seq: int = Field(ge=0, strict=True)  # not true, 2.0 or "3"
     action_id: ActionId
     action: dict[str, Any]
 
@@ -50,8 +50,8 @@ class History(_Message):
     """A page of the table's past: the updates before seq ``before`` (None: all up to now)."""
 
     type: Literal["history"]
-    before: int | None = Field(default=None, ge=1)
-    limit: int = Field(default=HISTORY_PAGE, ge=1, le=HISTORY_PAGE)
+    before: int | None = Field(default=None, ge=1, strict=True)
+    limit: int = Field(default=HISTORY_PAGE, ge=1, le=HISTORY_PAGE, strict=True)
 
 
 ClientMessage = Annotated[Hello | Act | Chat | Ping | History, Field(discriminator="type")]
@@ -75,7 +75,7 @@ def parse_client(text: str) -> Hello | Act | Chat | Ping | History:
     if not isinstance(data, dict):
         raise BadMessage("malformed", "A message must be a JSON object with a 'type'.")
     kind = data.get("type")
-    if kind not in CLIENT_TYPES:
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         raise BadMessage("unknown_type", f"Unknown message type {str(kind)[:40]!r}.")
     try:
         return _client.validate_python(data)

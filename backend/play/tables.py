@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -33,14 +34,32 @@ class Tables:
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Task[TableRuntime]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.bus.start(self.on_bus)
+        self._heartbeat = asyncio.create_task(self._tell_presence())
 
     async def stop(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         for runtime in self.runtimes.values():
             runtime.close()
         await self.bus.stop()
+
+    async def _tell_presence(self) -> None:
+        """Every few seconds each worker repeats who it has connected to each table it holds,
+        and forgets workers it has not heard from for three rounds: a killed worker's seats
+        then count as away, instead of as connected for ever."""
+        every = self.settings.presence_heartbeat_seconds
+        while True:
+            await asyncio.sleep(every)
+            if not self.bus.has_peers():
+                continue
+            heard_after = time.monotonic() - 3 * every
+            for table_id, runtime in list(self.runtimes.items()):
+                self.publish(table_id, runtime.local_presence_message())
+                runtime.forget_silent_workers(heard_after)
 
     async def build(self, table_id: str) -> tuple[PlayLoad, Any, int]:
         def work() -> tuple[PlayLoad, Any, int]:
@@ -120,6 +139,8 @@ class Tables:
         try:
             if kind == "action":
                 await runtime.remote_action(msg)
+            elif kind == "resync":  # the bus may have lost messages: read the database
+                await runtime.catch_up()
             elif kind == "chat":
                 runtime.broadcast(msg["message"])
             elif kind == "presence":
@@ -127,10 +148,7 @@ class Tables:
                     str(msg["origin"]), msg.get("spectators", 0), msg.get("connected", [])
                 )
             elif kind == "presence_query":
-                spectators, seats = runtime.local_presence()
-                self.publish(
-                    table_id, {"kind": "presence", "spectators": spectators, "connected": sorted(seats)}
-                )
+                self.publish(table_id, runtime.local_presence_message())
             elif kind == "lobby":
                 await runtime.lobby_changed()
         except NotFound:

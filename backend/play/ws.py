@@ -12,10 +12,20 @@ from fastapi import APIRouter, WebSocket
 
 from backend.config import Settings
 from backend.store.repository import NotFound
+from backend.textcheck import TABLE_ID
 
 from . import protocol
-from .hub import CLOSE_BAD_TOKEN, CLOSE_NOT_FOUND, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_TRY_LATER, Connection
+from .hub import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_SERVER_ERROR,
+    CLOSE_TOO_BIG,
+    CLOSE_TRY_LATER,
+    Connection,
+)
 from .master import TableRuntime
+from .record import TableBroken
 from .tables import Tables
 
 log = logging.getLogger("dragontable.play")
@@ -65,10 +75,18 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     runtime: TableRuntime | None = None
     try:
         try:
+            if not TABLE_ID.fullmatch(table_id):  # (PostgreSQL refuses a NUL in a query)
+                raise NotFound(table_id)
             runtime = await tables.get(table_id)
         except NotFound:
             conn.send(protocol.error("not_found", "There is no such table."))
             conn.close(CLOSE_NOT_FOUND)
+            return
+        except TableBroken as exc:
+            # Not a moment's trouble: the stored table cannot be shown right (1011, no retry).
+            log.error("%s", exc, extra={"table": table_id})
+            conn.send(protocol.error("unavailable", "This table cannot be opened: its record does not check."))
+            conn.close(CLOSE_SERVER_ERROR)
             return
         except Exception:
             # Most often the database is away for a moment: 1013 (try again later), and the

@@ -488,7 +488,8 @@ async def presence_on(table: Table, worker: str, wanted: tuple[int, list[str]]) 
 
 async def test_worker_sigkill_mid_game(services: Services, pg_database: str, tmp_path: Path) -> None:
     log = tmp_path / "workers.log"
-    workers = start_workers(pg_database, log)
+    # Workers repeat their presence every second, so b forgets the killed a within seconds.
+    workers = start_workers(pg_database, log, DRAGONTABLE_PRESENCE_HEARTBEAT_SECONDS="1")
     # Each finding is kept and the scenario goes on, so that one run reports all of them.
     problems: list[str] = []
     try:
@@ -542,8 +543,8 @@ async def test_worker_sigkill_mid_game(services: Services, pg_database: str, tmp
         if got != wanted:
             problems.append(
                 f"worker b shows (spectators, connected seats) {got} where {wanted} are connected: "
-                "it keeps the presence the killed worker a last published (TableRuntime.remote is "
-                "never expired)"
+                "it keeps the presence the killed worker a last published (a silent worker must be "
+                "forgotten after three presence rounds)"
             )
         for _ in range(8):
             try:
