@@ -64,8 +64,8 @@ export function panelBox(ctx, r, fill, stroke, lineWidth) {
 }
 
 
-/** A round token: a shadowed disc with a rim and, optionally, short text (initials) on it. */
-export function roundToken(ctx, x, y, r, { fill, rim = "#fff", rimWidth = Math.max(1.2, r * 0.16), text = "", shadow = 0.55, blur = 3 }) {
+/** A round token: a shadowed disc with a rim and, optionally, short text (initials, `px` high) on it. */
+export function roundToken(ctx, x, y, r, { fill, rim = "#fff", rimWidth = Math.max(1.2, r * 0.16), text = "", px = r * 0.92, shadow = 0.55, blur = 3 }) {
   ctx.save();
   ctx.shadowColor = `rgba(0,0,0,${shadow})`;
   ctx.shadowBlur = blur;
@@ -79,7 +79,7 @@ export function roundToken(ctx, x, y, r, { fill, rim = "#fff", rimWidth = Math.m
   ctx.stroke();
   if (text) {
     ctx.fillStyle = inkOn(fill);
-    ctx.font = `800 ${r * 0.92}px ${FONT}`;
+    ctx.font = `800 ${px}px ${FONT}`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     ctx.fillText(text, x, y + r * 0.05);

@@ -16,6 +16,7 @@ import { fallbackActionLabel } from "./panels.js";
  *   Draw a view; `legal` are the shown seat's actions (none for a spectator or a replay).
  * @property {(x: number, y: number, legal: object[], ctx: {selection: *, view: object}) => (object|{select: *}|{choose: object[], title?: string}|null)} actionAt
  *   A board click (CSS px from the canvas' corner): an action to send, a selection to make, a choice to ask, or nothing.
+ *   `{choose: [], title}` (no actions) explains why the click does nothing: show the title as a message.
  * @property {(view: object, legal: object[], opts: {seat: string, selection: *}) => Plan} controls
  * @property {(view: object, ctx: {table?: object, connected?: Set<string>, mine?: string[], active?: string|null, toAct?: string[]}) => Element} heroPanels
  *   The panels under the board.
@@ -33,6 +34,19 @@ import { fallbackActionLabel } from "./panels.js";
  * @property {(q: number, r: number) => {x: number, y: number}} [hexToPixel] A hex's centre (board.js exposes it on window.__dt for the e2e tests).
  * @property {(id: string) => ({x: number, y: number}|null)} [spaceToPixel] A space's centre (exposed likewise).
  * @property {(x: number, y: number) => {x: number, y: number}} [cellToPixel] A square cell's centre (exposed likewise).
+ *
+ * The keyboard cursor (both board renderers have it; the page wires the keys and reads the
+ * returned sentences to an aria-live region). The cursor is drawn on the board once a key moved it.
+ * @property {(dx: number, dy: number) => string} [cursorMove] Arrow keys: move one cell or hex (dx, dy in -1..1; the first press
+ *   puts the cursor on the picked figure or the hero on turn). Returns cursorText().
+ * @property {(step?: number) => string} [cursorNext] Tab / Shift+Tab: jump to the next (1) or previous (-1) place where Enter
+ *   acts (lit cells and hexes, targets, one's own figures), in reading order. Returns cursorText(), or describeTargets() when there is none.
+ * @property {(legal: object[], ctx: {selection: *, view?: object}) => (object|{select: *}|{choose: object[], title?: string}|null)} [cursorAct]
+ *   Enter: what a click at the cursor would mean (actionAt's answer); the page handles it as a click.
+ * @property {() => string} [cursorText] The cursor's place in words (its tooltip) and what Enter would do there.
+ * @property {(legal?: object[], ctx?: {selection: *}) => string} [describeTargets] The legal targets on the board now, in one sentence
+ *   (announce it after every update that changes them).
+ * @property {() => ({x: number, y: number}|null)} [cursorPixel] The cursor's centre (CSS px), to place the tooltip there.
  */
 
 /**

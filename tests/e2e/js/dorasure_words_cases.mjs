@@ -68,20 +68,26 @@ test("every hero's powers are listed from its sheet", (fixture) => {
   assert.deepEqual(heroPowers({}), []);
 });
 
-test("each hero's rolls of its last turn are kept until its next turn begins", (fixture) => {
+test("each hero's rolls of its last turn are kept until its next turn begins, in seq order even when they come late", (fixture) => {
   const { names } = kit(fixture);
   const [a, b] = Object.keys(fixture.static.heroes);
+  const dice = (rolls, hero) => DorasureNames.lastRolls(rolls, hero).map((r) => r.dice);
   let rolls = names.keepRolls(new Map(), [
     { kind: "turn", hero: a },
     { kind: "movement_roll", hero: a, dice: [1, 4] },
     { kind: "roll", roll: "adventure", dice: { [a]: [[6, 2], [3]] }, score: { [a]: 5 } },
   ]);
-  assert.deepEqual(rolls.get(a).map((r) => r.dice), [[1, 4], [6, 2, 3]]);
+  assert.deepEqual(dice(rolls, a), [[1, 4], [6, 2, 3]]);
   rolls = names.keepRolls(rolls, [{ kind: "turn", hero: b }, { kind: "movement_roll", hero: b, dice: [5] }, { kind: "rampage", die: 3 }]);
-  assert.deepEqual(rolls.get(a).map((r) => r.dice), [[1, 4], [6, 2, 3]], "the next hero's roll leaves the first hero's readable");
-  assert.deepEqual(rolls.get(b).map((r) => r.dice), [[5]], "the Dragon's roll belongs to no hero");
+  assert.deepEqual(dice(rolls, a), [[1, 4], [6, 2, 3]], "the next hero's roll leaves the first hero's readable");
+  assert.deepEqual(dice(rolls, b), [[5]], "the Dragon's roll belongs to no hero");
   rolls = names.keepRolls(rolls, [{ kind: "turn", hero: a }]);
-  assert.deepEqual(rolls.get(a), [], "its own next turn starts afresh");
+  assert.deepEqual(dice(rolls, a), [], "its own next turn starts afresh");
+  // A reload: the latest update first, then the history's older ones.
+  let late = names.keepRolls(new Map(), [{ kind: "roll", roll: "adventure", dice: { [a]: [4] } }], 12);
+  late = names.keepRolls(late, [{ kind: "turn", hero: a }, { kind: "movement_roll", hero: a, dice: [2, 6] }], 10);
+  late = names.keepRolls(late, [{ kind: "movement_roll", hero: a, dice: [3, 3] }], 4);
+  assert.deepEqual(dice(late, a), [[2, 6], [4]], "older turns stay out; the turn's rolls in seq order");
   for (const { events } of fixture.samples) names.keepRolls(rolls, events);
 });
 

@@ -3,6 +3,7 @@
 import { h, titleCase } from "../../ui.js";
 import { cardHeader, seatOf, statBar, textChip, tokenChip } from "../panels.js";
 import { heroesOf } from "./layout.js";
+import { DorasureNames } from "./names.js";
 import { TERRAIN_STYLE } from "./terrain.js";
 import { ATTRS, heroPowers, legendEntries, terrainText } from "./texts.js";
 import { heroColor } from "./tokens.js";
@@ -25,8 +26,8 @@ const PROMPT_TITLES = {
 /**
  * One card per hero: health, resource, gold, level, attributes, powers, the rolls of its last
  * turn, flags; then the map's legend (ctx: the table's seats and who acts). `kit` is what the
- * renderer keeps: names, the hero sheets' static, `rolls` (hero -> rows of its last turn) and
- * `open` (the texts the player opened).
+ * renderer keeps: names, the hero sheets' static, `rolls` (DorasureNames.keepRolls) and `open`
+ * (the texts the player opened).
  */
 export function heroPanels({ names, stat, rolls = new Map(), open = new Set() }, view, { mine = [], toAct = [], connected = new Set(), table } = {}) {
   const heroes = heroesOf(view || {});
@@ -68,7 +69,7 @@ export function heroPanels({ names, stat, rolls = new Map(), open = new Set() },
             {},
             ATTRS.filter(([k]) => attrs[k] !== undefined).map(([k, label]) => h("span.attr", {}, h("small", {}, label), h("b", {}, attrs[k]))),
           ),
-          lastRolls(rolls.get(hero.id)),
+          lastRolls(DorasureNames.lastRolls(rolls, hero.id)),
           powersChip(sheet, hero.id, open),
           flags.length ? h("div.small.hero-flags", {}, flags.join(" · ")) : null,
         ),

@@ -99,16 +99,35 @@ export class DorasureNames {
   }
 
   /**
-   * Each hero's rolls of its last turn (hero -> rows), after `events`: a hero's "turn" event
-   * starts its list afresh, and every roll it makes until then is added (the last five kept).
+   * Each hero's rolls of its last turn, after `events` (of update `seq`): hero -> {turn, rows}.
+   * A hero's "turn" event starts its list afresh, and every roll it makes until then is added
+   * (the last five kept). Events may come late (a reload pages back through the history): with
+   * their seq they slot in by it, and those before the hero's latest turn are left out; without
+   * one they count as the newest.
    */
-  keepRolls(rolls, events) {
+  keepRolls(rolls, events, seq = undefined) {
     const out = new Map(rolls);
+    const newest = Math.max(0, ...[...out.values()].flatMap((k) => k.rows.map((r) => r.seq)), ...[...out.values()].map((k) => k.turn ?? 0));
+    const at = seq ?? newest + 1;
     for (const ev of events) {
-      if (ev.kind === "turn" && typeof ev.hero === "string") out.set(ev.hero, []);
-      for (const { hero, row } of this.rollsOf(ev)) if (hero) out.set(hero, [...(out.get(hero) || []), row].slice(-5));
+      if (ev.kind === "turn" && typeof ev.hero === "string") {
+        const kept = out.get(ev.hero);
+        if (!kept || (kept.turn ?? -1) <= at) out.set(ev.hero, { turn: at, rows: (kept?.rows || []).filter((r) => r.seq > at) });
+      }
+      for (const { hero, row } of this.rollsOf(ev)) {
+        if (!hero) continue;
+        const kept = out.get(hero) || { turn: null, rows: [] };
+        if (kept.turn !== null && at < kept.turn) continue;
+        const rows = [...kept.rows, { seq: at, row }].sort((a, b) => a.seq - b.seq).slice(-5);
+        out.set(hero, { turn: kept.turn, rows });
+      }
     }
     return out;
+  }
+
+  /** The rows kept for a hero by keepRolls, oldest first. */
+  static lastRolls(rolls, hero) {
+    return (rolls.get(hero)?.rows || []).map((r) => r.row);
   }
 
   /** The dice already on the table when one arrives (the movement roll in progress). */

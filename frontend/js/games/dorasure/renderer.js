@@ -197,10 +197,13 @@ class DorasureRenderer {
     return this.names.describeEvent(ev, this.view);
   }
 
-  /** The dice of a batch of events; each hero's rows are kept for its card until its next turn. */
-  diceFromEvents(events) {
+  /**
+   * The dice of a batch of events; each hero's rows are kept for its card until its next turn
+   * (`seq`, the update's, lets a page hand over older events late, as from the history).
+   */
+  diceFromEvents(events, { seq } = {}) {
     const rows = this.names.diceFromEvents(events);
-    this.rolls = this.names.keepRolls(this.rolls, events);
+    this.rolls = this.names.keepRolls(this.rolls, events, seq);
     return rows;
   }
 

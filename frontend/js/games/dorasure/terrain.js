@@ -374,7 +374,8 @@ export function drawLands(ctx, { board, layout, view, names }) {
     ctx.setLineDash([size * 0.12, size * 0.08]);
     ctx.stroke();
     ctx.restore();
-    label(ctx, land.name, c.x, c.y - size * 0.55, Math.max(MIN_PX, size * 0.22), { bg: "rgba(90,40,20,0.9)" });
+    // Low in the hex, so the ▽ of its Fang site (upper right) stays in sight.
+    label(ctx, land.name, c.x, c.y + size * 0.45, Math.max(MIN_PX, size * 0.22), { bg: "rgba(90,40,20,0.9)" });
   }
 }
 

@@ -147,14 +147,19 @@ function askPlan(names, view, legal, selection, { item, finish }) {
   if (!ask) return null;
   const moves = figureActionsAt(legal, ask.fig, ask.cell);
   const other = names.figureName(ask.other, view);
-  return finish([], `Pick ${other}, or move ${names.figureName(ask.fig, view)} there?`, {
-    title: `(${ask.cell[0]},${ask.cell[1]}): pick ${other} or move there?`,
-    text: `${other} stands on that cell, where ${names.figureName(ask.fig, view)} may also go.`,
+  const picked = names.figureName(ask.fig, view);
+  // A hero of another seat (hot-seat) is moved from that seat's tab, not picked here.
+  const ours = actorsOf(legal).includes(ask.other);
+  return finish([], ours ? `Pick ${other}, or move ${picked} there?` : `Move ${picked} there?`, {
+    title: ours ? `(${ask.cell[0]},${ask.cell[1]}): pick ${other} or move ${picked} there?` : `(${ask.cell[0]},${ask.cell[1]}): move ${picked} next to ${other}?`,
+    text: ours
+      ? `${other} stands on that cell, where ${picked} may also go.`
+      : `${other} stands there and is played from another seat: to move ${other}, switch to that seat.`,
     items: [
-      { select: `fig:${ask.other}`, label: `Pick ${other}`, primary: true },
+      ours ? { select: `fig:${ask.other}`, label: `Pick ${other}`, primary: true } : null,
       ...moves.map((a) => item(a)),
       { select: `fig:${ask.fig}`, label: "Neither (keep the picked figure)", ghost: true },
-    ],
+    ].filter(Boolean),
     dock: "side",
   });
 }

@@ -150,11 +150,17 @@ export function drawFigures(ctx, scene) {
   }
 }
 
+// The smallest mark a token carries; a token too small for two letters and a badge (several
+// heroes crowding one Argos cell) shows one letter and leaves its life to the tooltip and panel.
+const MIN_MARK_PX = 6;
+
 function heroToken(ctx, f, p, { names, view }) {
   const hero = f.data;
-  roundToken(ctx, p.x, p.y, p.r, { fill: heroColor(f.id), text: names.heroName(f.id).slice(0, 2) });
+  const tight = p.r * 0.92 < MIN_MARK_PX * 1.4;
+  const name = names.heroName(f.id);
+  roundToken(ctx, p.x, p.y, p.r, { fill: heroColor(f.id), text: tight ? name.charAt(0) : name.slice(0, 2), px: Math.max(MIN_MARK_PX, p.r * (tight ? 1.2 : 0.92)) });
   // Life as a small red badge; a blue diamond if the hero carries an Artifact.
-  badge(ctx, p.x + p.r * 0.8, p.y - p.r * 0.8, p.r * 0.46, String(hero.life), "#b3261e");
+  if (!tight) badge(ctx, p.x + p.r * 0.8, p.y - p.r * 0.8, p.r * 0.46, String(hero.life), "#b3261e");
   const carries = Object.values(view.artifacts || {}).some((a) => a.carrier === f.id);
   if (carries) artifactToken(ctx, p.x - p.r * 0.85, p.y - p.r * 0.8, p.r * 0.38);
 }
@@ -223,7 +229,8 @@ function obstacleToken(ctx, f, p) {
   ctx.restore();
 }
 
-function badge(ctx, x, y, r, text, bg) {
+function badge(ctx, x, y, size, text, bg) {
+  const r = Math.max(size, MIN_MARK_PX / 1.25); // its number never under MIN_MARK_PX
   ctx.save();
   ctx.beginPath();
   ctx.arc(x, y, r, 0, 2 * Math.PI);

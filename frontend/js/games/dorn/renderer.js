@@ -94,7 +94,7 @@ class DornRenderer {
     const cell = this.layout.pixelToCell(px, py);
     if (!cell) return null;
     const clicked = this.layout.figureAt(figures(this.view), px, py);
-    return selecting.clickAction(cell, clicked, legal, selection, (id) => this.figureName(id));
+    return selecting.clickAction(cell, clicked, legal, selection, (id) => this.figureName(id), (id) => Boolean(this.view?.heroes?.[id]));
   }
 
   clickableAt(px, py) {
@@ -158,7 +158,7 @@ class DornRenderer {
     const figs = figures(this.view);
     const active = selecting.activeFigure(selection, legal);
     const clicked = figureForKeys(this.cursor, figs, selecting.targetedFigures(legal, selection), selecting.actors(legal), active);
-    return selecting.clickAction(this.cursor, clicked, legal, selection, (id) => this.figureName(id));
+    return selecting.clickAction(this.cursor, clicked, legal, selection, (id) => this.figureName(id), (id) => Boolean(this.view?.heroes?.[id]));
   }
 
   cursorText() {

@@ -127,10 +127,12 @@ export function figureActionsAt(legal, fig, cell) {
  * What a click on `cell` (on the token of figure `clicked`, or null) means: a listed action,
  * {select}, {choose: [actions], title}, an explanation ({choose: [], title}: nothing fits, the
  * title says why), an unlisted move (so the player reads the server's reason), or null.
- * `figureName(id)` names figures. A click on one of the seat's own figures picks it; when the
- * picked figure may also go to that cell, {select: "ask:…"} lets the controls ask which.
+ * `figureName(id)` names figures; `isHero(id)` tells heroes. A click on one's own figure picks
+ * it; a click on a hero token never walks the picked figure onto that cell unasked: where the
+ * picked figure may go, {select: "ask:…"} lets the controls ask which was meant (a hero of
+ * another seat, as in hot-seat play, cannot be picked from this one: the question says so).
  */
-export function clickAction(cell, clicked, legal, selection, figureName) {
+export function clickAction(cell, clicked, legal, selection, figureName, isHero = () => false) {
   const fig = activeFigure(selection, legal);
   const mine = actors(legal);
   const pick = (list, title) => (list.length === 1 ? list[0] : list.length ? { choose: list, title } : null);
@@ -140,12 +142,13 @@ export function clickAction(cell, clicked, legal, selection, figureName) {
     const attacks = onIt.filter((a) => a.type === "attack");
     const chosen = pick(attacks, `Attack ${figureName(clicked)} with…`);
     if (chosen) return chosen;
+    const goes = fig && cellActions(legal, selection).some((a) => sameCell(actionCell(a), cell));
     if (mine.includes(clicked)) {
       // One's own figure is picked rather than walked onto or spent an item on (those stay
       // buttons); if the picked figure may also go there, the controls ask which was meant.
-      if (fig && cellActions(legal, selection).some((a) => sameCell(actionCell(a), cell))) return { select: askSelection(fig, clicked, cell) };
-      return { select: `fig:${clicked}` };
+      return { select: goes ? askSelection(fig, clicked, cell) : `fig:${clicked}` };
     }
+    if (goes && isHero(clicked)) return { select: askSelection(fig, clicked, cell) };
     // Anything else aimed at a figure (an item) is confirmed in a dialog.
     if (onIt.length) return { choose: onIt, title: `On ${figureName(clicked)}?` };
   }

@@ -352,7 +352,7 @@ function cornerTag(ctx, layout, x, y, text, bg, fg, corner) {
   const s = layout.cell;
   const px = layout.ox + x * s;
   const py = layout.oy + y * s;
-  const fs = Math.max(7, s * 0.26);
+  const fs = Math.max(7.5, s * 0.28); // its letter is 6 px at least
   const w = fs * 1.05;
   const tx = corner.endsWith("r") ? px + s - w - 1.5 : px + 1.5;
   const ty = corner.startsWith("b") ? py + s - fs * 1.1 - 1.5 : py + 1.5;
