@@ -23,7 +23,7 @@ export async function waitingRoom(root, initial, { topbar = [] } = {}) {
       h(
         "div.invite",
         {},
-        h("input#invite-link", { type: "text", readonly: true, value: invite, onfocus: (e) => e.target.select() }),
+        h("input#invite-link", { type: "text", readonly: true, "aria-label": "Invite link", value: invite, onfocus: (e) => e.target.select() }),
         h("button#copy-invite", { type: "button", onclick: async () => toast((await copyText(invite)) ? "Invite link copied." : "Copy the link by hand.") }, "Copy invite link"),
       ),
       h("p.small.muted#table-clocks", {}, clockText(table)),
