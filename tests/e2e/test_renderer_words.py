@@ -3,7 +3,8 @@ the players see them. Games of the real engines are fed to the renderers update 
 as the table feeds them, and every log line the renderer writes is checked: Dorn's lines
 name seats by the table's labels (never "heroes_1"), say where an attacking creature stands
 and that a parried attack will not hit; Dorasure's lines name every space as the map does
-(never "p05"). Every action label names monsters in full (never a token's "Zo")."""
+(never "p05"). Every action label names monsters in full (never a token's "Zo"). On the real
+server, a mountain clicked while moving is answered with the rule that forbids it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from backend.engine.rng import Rng, seed_from_int
 from backend.games.dorasure.game import GAME as DORASURE
 from backend.games.dorn.game import GAME as DORN
 
-from .helpers import repo_page
+from .helpers import Recorder, finish, repo_page, seq_of
+from .test_renderer_texts import seat_page, seated_table
 
 pytestmark = pytest.mark.e2e
 
@@ -150,3 +152,21 @@ def test_dorasure_log_lines_name_places(browser: Any) -> None:
     for x in out["lines"]:
         assert not re.search(r"\b[a-z]\d\d\b", x["line"]), x
     assert any(" of " in x["line"] for x in raw), raw[:3]
+
+
+def test_a_mountain_clicked_while_moving_gets_the_rule(browser: Any, server: Any) -> None:
+    """The server's refusal names the rule: the click is asked as a step, whose refusal says why."""
+    recorder = Recorder()
+    table_id, held = seated_table(
+        server.base_url, "dorasure", {"heroes": ["ninja", "hunter"]}, {"Ann": ["ninja", "hunter"]}
+    )
+    page = seat_page(browser, recorder, server.base_url, table_id, *held["Ann"], name="Ann")
+    hero = page.evaluate("() => window.__dt.table.current.view.current")
+    page.click(f'button.seat-tab[data-seat="{hero}"]')
+    before = seq_of(page)
+    point = page.evaluate("() => window.__dt.spaceToPixel('m1')")
+    page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
+    page.wait_for_selector("#action-message[data-kind=error]")
+    assert "Mountain spaces can never be entered" in page.inner_text("#action-message")
+    assert seq_of(page) == before
+    finish(recorder, server.base_url, page)

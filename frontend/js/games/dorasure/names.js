@@ -53,7 +53,8 @@ export class DorasureNames {
   questSummary(m) {
     const q = m.quest || null;
     const flags = m.flags ? ` ${m.flags} flag${m.flags > 1 ? "s" : ""}.` : "";
-    const reward = m.reward ? ` Reward: ${this.rewardName(m.reward)}.` : "";
+    const text = m.reward ? (this.stat.rewards || {})[m.reward]?.text : "";
+    const reward = m.reward ? ` Reward: ${this.rewardName(m.reward)}${text ? ` (${text.replace(/\.$/, "")})` : ""}.` : "";
     if (!q) return `Quest face down.${flags}`;
     const facedown = m.state === "hidden" ? " (face down; shown in the replay)" : "";
     const head = m.state === "solved" ? `Solved: ${q.name}` : `Quest: ${q.name}${facedown}`;

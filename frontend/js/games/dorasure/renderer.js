@@ -3,7 +3,7 @@
 // update's `view`, `legal` and `events`. The client holds no rules: lit hexes and buttons are
 // exactly the listed actions. This class holds the state between updates (and each hero's
 // rolls of its last turn, from the events) and hands each job to its module: layout, names,
-// texts, selection, terrain, tokens, tracks, controls.
+// texts, selection, terrain, tiles, tokens, tracks, controls.
 import { fitLayout } from "../../hexlayout.js";
 import { availableBoardHeight } from "../../ui.js";
 import { beginFrame, sizeCanvas } from "../canvas.js";
@@ -11,7 +11,8 @@ import { controls, heroPanels } from "./controls.js";
 import { DorasureBoard, heroesOf, heroPos, mountainsOf } from "./layout.js";
 import { DorasureNames } from "./names.js";
 import { clickAction, litTargets, spaceTargets } from "./selection.js";
-import { drawCursor, drawLands, drawMap, drawMountains, drawPath, drawTargets, TERRAIN_STYLE } from "./terrain.js";
+import { drawCursor, drawLands, drawMap, drawPath, drawTargets, TERRAIN_STYLE } from "./terrain.js";
+import { drawMountains } from "./tiles.js";
 import { terrainText } from "./texts.js";
 import { drawHeroes, heroTokenColor } from "./tokens.js";
 import { drawTracks } from "./tracks.js";
