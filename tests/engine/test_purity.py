@@ -1,10 +1,11 @@
-"""The engine and the games are pure: no web, database, asyncio, clock or global random."""
+"""The engine, the games and the bots are pure: no web, database, asyncio, clock or global random
+(a bot's time budget comes with its own clock, backend/bots/interface.py)."""
 
 import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "backend"
-PURE_DIRS = [ROOT / "engine", ROOT / "games"]
+PURE_DIRS = [ROOT / "engine", ROOT / "games", ROOT / "bots"]
 FORBIDDEN = {
     "fastapi",
     "starlette",

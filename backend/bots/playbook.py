@@ -1,0 +1,53 @@
+"""What a bot needs to know about a game beyond the contract: its playbook.
+
+* ``steady``: a fast pick among the listed actions, on a full state (the bot's sampled one).
+  The steady level plays it; the strong level plays it for every seat in its rollouts.
+* ``side``: which side a seat plays (seats of one side share a result: all Dorasure heroes,
+  the Dorn hero seats).
+* ``score``: how good a state is for a side, in [0, 1]: 1 a win, 0 a loss, and between them an
+  estimate for a game cut off before its end (or a loss that came close).
+* ``horizon``: how many actions a rollout plays before ``score`` judges it.
+* ``gives_up``: whether a seat concedes now, and ``concessions`` the action types that concede:
+  the strong level never picks those by search (a surrender scores as a loss), only by this rule.
+* ``options``: the listed actions worth searching (all of them by default; Dorasure leaves out
+  single movement steps when a whole move to the same places is listed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from backend.engine.core import Action, Seat
+from backend.engine.rng import Rng
+
+Policy = Callable[[Any, Seat, list[Action], Rng], Action]
+
+
+@dataclass(frozen=True, slots=True)
+class Playbook:
+    steady: Policy
+    side: Callable[[Seat], str]
+    score: Callable[[Any, str], float]
+    horizon: int
+    gives_up: Callable[[Any, Seat, list[Action]], Action | None]
+    concessions: frozenset[str] = frozenset()
+    options: Callable[[Any, Seat, list[Action]], list[Action]] = lambda state, seat, legal: legal
+
+
+def never_gives_up(state: Any, seat: Seat, legal: list[Action]) -> Action | None:
+    return None
+
+
+def playbook(game_name: str) -> Playbook:
+    """The playbook of a registered game (imported lazily, like the games themselves)."""
+    if game_name == "dorasure":
+        from . import dorasure_play
+
+        return dorasure_play.PLAYBOOK
+    if game_name == "dorn":
+        from . import dorn_play
+
+        return dorn_play.PLAYBOOK
+    raise KeyError(f"no bot playbook for {game_name!r}: only random bots can play it")
