@@ -36,18 +36,25 @@ function bodyText(section) {
   return [section.title, ...(section.keywords || []), ...(section.body || []).flat()].join(" ");
 }
 
-/** Sections that hold the query's words, best first: each word counts once, matched as a word's start. */
+/**
+ * Sections that hold the query's words (each matched as a word's start), best first: those with
+ * more of the words, then those naming them in their title or keywords rather than in passing.
+ */
 export function searchRules(book, query) {
   const wanted = [...new Set(wordsOf(query))];
   if (!wanted.length) return book.sections.map((section) => ({ section, score: 0 }));
+  const hits = (words, w) => words.some((x) => x.startsWith(w));
   return book.sections
     .map((section, order) => {
-      const words = wordsOf(bodyText(section));
-      const score = wanted.filter((w) => words.some((x) => x.startsWith(w))).length;
-      return { section, score, order };
+      const title = wordsOf(section.title);
+      const keys = wordsOf((section.keywords || []).join(" "));
+      const body = wordsOf(bodyText(section));
+      const found = wanted.filter((w) => hits(body, w));
+      const weight = found.reduce((sum, w) => sum + (hits(title, w) ? 3 : 0) + (hits(keys, w) ? 2 : 0), 0);
+      return { section, score: found.length, weight, order };
     })
     .filter((r) => r.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order);
+    .sort((a, b) => b.score - a.score || b.weight - a.weight || a.order - b.order);
 }
 
 /** Where a refusal is explained: its code's section, or the words of its message worth searching for. */
