@@ -344,7 +344,7 @@ class TableRuntime:
                               extra={"table": self.id, "seq": self.seq})  # fmt: skip
                 self._refuse(conn, aid, "engine_error", "The rules engine could not apply that.")
                 return
-            await self._commit(conn.seat, action, aid, False, transition, conn, arrived)
+            await self._commit(conn.seat, action, aid, transition, conn=conn, auto=False, arrived=arrived)
 
     def _answer_retry(self, conn: Connection, aid: str, prior: tuple[int, str]) -> None:
         seq, seat = prior
@@ -370,9 +370,10 @@ class TableRuntime:
         seat: str,
         action: dict[str, Any],
         aid: str,
-        auto: bool,
         transition: Transition[Any],
+        *,
         conn: Connection | None,
+        auto: bool,
         arrived: float | None = None,
     ) -> bool:
         """Make the action durable, then answer and tell everyone; False when it was refused."""
@@ -653,7 +654,7 @@ class TableRuntime:
                     self._no_default.add(seat)
                     continue
                 seq = self.seq
-                if await self._commit(seat, action, self.auto_action_id(seat), True, transition, None):
+                if await self._commit(seat, action, self.auto_action_id(seat), transition, conn=None, auto=True):
                     self._auto_failures = 0
                 elif self.seq == seq:
                     self._auto_failed(seat)
