@@ -3,6 +3,12 @@
 Each game prints one line (seed, outcome, number of actions, final state hash);
 the same arguments always print the same lines.  The summary adds wins and
 losses, games per second and microseconds per apply.
+
+``--bots LEVEL`` seats bots (backend/bots: ``random``, ``steady``, ``strong``) instead of the
+steered random driver: one level for every seat, or ``SEAT=LEVEL`` pairs and a bare level for
+the rest (``--bots keeper=strong,steady``).  Each decision may take ``--budget`` seconds (the
+strong level's search); the lines are the same, and the summary adds the decision times.  With
+the strong level the lines depend on the machine's speed (its search stops on the clock).
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from backend.bots import LEVELS, Bot, make_bot, play_bots
+from backend.engine.core import Game
 from backend.engine.playout import driver_rng, play_random
 from backend.engine.registry import game_names, get_game
 
@@ -53,7 +61,44 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--players", type=int, default=None, help="seats per game (default: varied)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument(
+        "--bots",
+        default=None,
+        metavar="LEVEL",
+        help=f"seat bots ({', '.join(LEVELS)}): one level, or SEAT=LEVEL pairs and a default, comma-separated",
+    )
+    p.add_argument("--budget", type=float, default=1.0, help="seconds per bot decision (default 1)")
     p.set_defaults(func=run)
+
+
+def seating(game: Game[Any], options: dict[str, Any], spec: str) -> dict[str, Bot]:
+    """Bots for every seat from ``--bots``: ``strong`` or ``keeper=strong,steady``."""
+    default: str | None = None
+    chosen: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        seat, eq, level = part.rpartition("=")
+        if eq:
+            chosen[seat] = level
+        else:
+            default = level
+    seats = [info.seat for info in game.seats(game.normalize_options(options))]
+    unknown = sorted(set(chosen) - set(seats))
+    if unknown:
+        raise SystemExit(f"--bots: no seat {unknown[0]!r} at this table (seats: {', '.join(seats)})")
+    out: dict[str, Bot] = {}
+    for seat in seats:
+        wanted = chosen.get(seat, default)
+        if wanted is None:
+            raise SystemExit(f"--bots: no level for seat {seat!r}")
+        if wanted not in LEVELS:
+            raise SystemExit(f"--bots: unknown level {wanted!r} (choose from {', '.join(LEVELS)})")
+        out[seat] = make_bot(wanted, game)
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
@@ -61,16 +106,29 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     overrides = parse_extra(extra)
     results: Counter[str] = Counter()
     total_actions = 0
+    decisions: list[float] = []  # seconds per bot decision with a choice
     started = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
         options = game.sim_options(driver_rng(seed), args.players, overrides)
-        record = play_random(game, seed, options)
-        line = record.line()
+        if args.bots:
+            played = play_bots(
+                game,
+                seed,
+                options,
+                seating(game, options, args.bots),
+                seconds=args.budget,
+                clock=time.perf_counter,
+            )
+            decisions += [d.seconds for d in played.decisions if d.choices > 1]
+            line, record_options = played.line(), played.options
+        else:
+            record = play_random(game, seed, options)
+            line, record_options = record.line(), record.options
         results[line["outcome"]] += 1
         total_actions += line["actions"]
         if args.json:
-            print(json.dumps({**line, "options": record.options}, sort_keys=True))
+            print(json.dumps({**line, "options": record_options}, sort_keys=True))
         else:
             print(
                 f"seed={line['seed']} outcome={line['outcome']} actions={line['actions']} hash={line['hash']}"
@@ -82,13 +140,23 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         "games_per_second": round(args.games / elapsed, 2) if elapsed else None,
         "us_per_apply": round(elapsed * 1e6 / total_actions, 1) if total_actions else None,
     }
+    if args.bots:
+        summary["bots"] = args.bots
+        summary["decision_ms"] = {
+            "p50": round(1000 * percentile(decisions, 0.5), 1),
+            "p95": round(1000 * percentile(decisions, 0.95), 1),
+        }
     if args.json:
         print(json.dumps({"summary": summary}, sort_keys=True))
     else:
         parts = " ".join(f"{k}={v}" for k, v in summary["results"].items())
+        bots = ""
+        if args.bots:
+            ms = summary["decision_ms"]
+            bots = f" bots={args.bots} decision_ms_p50={ms['p50']} decision_ms_p95={ms['p95']}"
         print(
             f"summary: games={args.games} {parts} games/s={summary['games_per_second']} "
-            f"us/apply={summary['us_per_apply']} (legal-action generation and driver included)",
+            f"us/apply={summary['us_per_apply']} (legal-action generation and driver included){bots}",
             file=sys.stdout,
         )
     return 0
