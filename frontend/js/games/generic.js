@@ -22,7 +22,9 @@ import { fallbackActionLabel } from "./panels.js";
  *   The panels under the board.
  * @property {(view: object) => string} turnText The turn banner's line.
  * @property {(ev: object) => (string|null)} describeEvent A log line for an event.
- * @property {(events: object[]) => DiceRow[]} diceFromEvents The rolls in a batch of events, for the dice tray.
+ * @property {(events: object[], opts?: {seq?: number}) => DiceRow[]} diceFromEvents The rolls in a batch of events, for the dice tray.
+ *   Pass the update's `seq` when events may come out of order (history pages after live updates): a renderer that keeps
+ *   rolls between updates (Dorasure: each hero's last turn) slots them in by it.
  * @property {(view: object) => DiceRow[]} [diceFromView] Dice already on the table when one arrives.
  * @property {(selection: *, legal: object[]) => *} [keepSelection] The selection kept across an update (else it is cleared).
  * @property {(legal: object[]) => boolean} [owes] False when the listed actions are only optional ones: no "your turn", no hot-seat switch.

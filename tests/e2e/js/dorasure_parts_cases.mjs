@@ -4,7 +4,7 @@
 // [{seat, view, legal, events}]} from the real engine (test_renderer_parts_js.py).
 
 import { fitLayout } from "../../../frontend/js/hexlayout.js";
-import { DorasureBoard, heroesOf, heroPos, mountainsOf } from "../../../frontend/js/games/dorasure/layout.js";
+import { DorasureBoard, heroesOf, heroPos, mountainsOf, READABLE_HEIGHT } from "../../../frontend/js/games/dorasure/layout.js";
 import { DorasureNames } from "../../../frontend/js/games/dorasure/names.js";
 import { clickAction, litTargets } from "../../../frontend/js/games/dorasure/selection.js";
 import { assert } from "./assert.mjs";
@@ -19,11 +19,12 @@ const fitted = (fixture, width = 1000, maxH = 700) => {
 };
 const inside = (p, r) => p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;
 
-test("the canvas keeps the map's aspect, as wide as allowed and never taller than the window allows", (fixture) => {
+test("the canvas keeps the map's aspect, as wide as allowed, never taller than the window allows nor shorter than readable", (fixture) => {
   const ratios = [];
-  for (const [width, maxH] of [[1000, 2000], [1000, 400], [640, 900], [1600, 600]]) {
+  for (const [width, maxH] of [[1000, 2000], [1000, 400], [640, 900], [1600, 600], [1000, 200], [500, 200]]) {
     const { w, h, layout, board } = fitted(fixture, width, maxH);
-    assert.ok(w <= width && h <= maxH && (w === width || h === maxH), `${w}x${h} in ${width}x${maxH}`);
+    const limit = Math.max(maxH, READABLE_HEIGHT);
+    assert.ok(w <= width && h <= limit && (w === width || h === limit), `${w}x${h} in ${width}x${maxH}`);
     ratios.push(w / h);
     for (const s of board.spaces) {
       const c = layout.hexToPixel(s.q, s.r);

@@ -108,7 +108,7 @@ function legend(stat, open) {
     "details.board-legend.small",
     { open: open.has("legend"), ontoggle: (e) => (e.target.open ? open.add("legend") : open.delete("legend")) },
     h("summary", {}, "What the map shows"),
-    h("ul", {}, terrains, marks, attrs),
+    h("ul", { style: { columns: "2 24em", columnGap: "2em", margin: "0.3em 0", paddingLeft: "1.2em" } }, terrains, marks, attrs),
   );
 }
 

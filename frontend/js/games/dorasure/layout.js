@@ -5,6 +5,9 @@
 // tests/e2e/js/dorasure_parts_cases.mjs.
 import { hexBounds } from "../../hexlayout.js";
 
+// The smallest map height the canvas keeps while the width allows it.
+export const READABLE_HEIGHT = 460;
+
 // Reading the server's data happens here, so a change of its shape stays local.
 
 function boardSpaces(stat) {
@@ -37,14 +40,20 @@ export class DorasureBoard {
     this.byCoord = new Map(this.spaces.map((s) => [`${s.q},${s.r}`, s]));
   }
 
-  /** The canvas size in CSS pixels: the map's own aspect (about A4 landscape), `width` wide unless taller than maxH. */
+  /**
+   * The canvas size in CSS pixels: the map's own aspect (about A4 landscape), `width` wide
+   * unless taller than maxH, but never shorter than READABLE_HEIGHT while the width allows
+   * (hexes of ~30 px keep 9 px text): opened texts under the board then scroll the page
+   * rather than shrink the map.
+   */
   canvasSize(width, maxH) {
     const b = hexBounds(this.spaces);
     const aspect = b ? (b.maxX - b.minX) / (b.maxY - b.minY) : 1.4;
     let w = width;
     let h = Math.round(w / aspect);
-    if (h > maxH) {
-      h = maxH;
+    const limit = Math.max(maxH, READABLE_HEIGHT);
+    if (h > limit) {
+      h = limit;
       w = Math.round(h * aspect);
     }
     return { w, h };

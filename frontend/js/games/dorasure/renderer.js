@@ -208,8 +208,13 @@ class DorasureRenderer {
     return rows;
   }
 
+  /** The dice on the table when one arrives (the movement in progress), also the card's until the events say more. */
   diceFromView(view) {
-    return this.names.diceFromView(view);
+    const rows = this.names.diceFromView(view);
+    if (rows.length && view.current && !this.rolls.has(view.current)) {
+      this.rolls = new Map(this.rolls).set(view.current, { turn: null, rows: rows.map((row) => ({ seq: 0, row })) });
+    }
+    return rows;
   }
 
   // Geometry the e2e tests read through window.__dt.

@@ -46,7 +46,7 @@ function legend(open) {
     "details.board-legend.small",
     { open: open.has("legend"), ontoggle: (e) => (e.target.open ? open.add("legend") : open.delete("legend")) },
     h("summary", {}, "What the board shows"),
-    h("ul", {}, zones, marks, h("li", {}, h("b", {}, "Numbers on the edges"), ": columns (x) above, rows (y) on the left; buttons and the log name cells (x,y).")),
+    h("ul", { style: { columns: "2 24em", columnGap: "2em", margin: "0.3em 0", paddingLeft: "1.2em" } }, zones, marks, h("li", {}, h("b", {}, "Numbers on the edges"), ": columns (x) above, rows (y) on the left; buttons and the log name cells (x,y).")),
   );
 }
 
