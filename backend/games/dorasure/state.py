@@ -185,10 +185,15 @@ def copy_json(x: Any) -> Any:
 
     Also what the game hands out is made of: nothing returned by the engine may share a
     mutable part with a state, or a caller's edit would change the game."""
-    if isinstance(x, dict):
-        return {k: copy_json(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [copy_json(v) for v in x]
+    # Exact types, and no call for the scalars that most values are: this runs in every apply.
+    if type(x) is dict:
+        out = dict(x)
+        for k, v in x.items():
+            if type(v) is dict or type(v) is list:
+                out[k] = copy_json(v)
+        return out
+    if type(x) is list:
+        return [copy_json(v) if type(v) is dict or type(v) is list else v for v in x]
     return x
 
 

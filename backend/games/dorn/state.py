@@ -81,10 +81,15 @@ def clone(state: State) -> State:
 def copy_json(x: Any) -> Any:
     """A deep copy of JSON-shaped data: what the game hands out (events, the encoded state,
     static info) is made of it, so no caller's edit can reach a state or the catalogue."""
-    if isinstance(x, dict):
-        return {k: copy_json(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [copy_json(v) for v in x]
+    # Exact types, and no call for the scalars that most values are: this runs in every apply.
+    if type(x) is dict:
+        out = dict(x)
+        for k, v in x.items():
+            if type(v) is dict or type(v) is list:
+                out[k] = copy_json(v)
+        return out
+    if type(x) is list:
+        return [copy_json(v) if type(v) is dict or type(v) is list else v for v in x]
     return x
 
 
@@ -152,7 +157,7 @@ class Work:
     # -- events -----------------------------------------------------------------------
     def emit(self, kind: str, text: str, *, to: frozenset[str] | None = None, **data: Any) -> None:
         # Copied: rules pass parts of the state, and events leave the engine.
-        self.events.append(Event(kind, {"text": text, **{k: copy_json(v) for k, v in data.items()}}, to))
+        self.events.append(Event(kind, copy_json({"text": text, **data}), to))
 
     def finish(self) -> Transition[State]:
         if self._rng is not None:

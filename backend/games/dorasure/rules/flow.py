@@ -48,7 +48,7 @@ class Ctx:
 
     def emit(self, kind: str, text: str, **data: Any) -> None:
         # Copied: rules pass parts of the state (the dice just rolled), and events leave the engine.
-        self.events.append(Event(kind, {"text": text, **{k: copy_json(v) for k, v in data.items()}}))
+        self.events.append(Event(kind, copy_json({"text": text, **data})))
 
     def finish(self) -> None:
         self.s.counter = self.rng.counter
