@@ -34,12 +34,11 @@ def _json(value: Any) -> Any:
 
 
 def downgrade() -> None:
-    from backend.app import register_extra_games
     from backend.config import Settings
-    from backend.engine.registry import get_game
+    from backend.engine.registry import get_game, register_spec
     from backend.engine.replay import state_hash
 
-    register_extra_games(Settings().extra_games)
+    register_spec(Settings().extra_games)
     conn = op.get_bind()
     missing = conn.execute(
         sa.text(
