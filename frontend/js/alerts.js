@@ -19,7 +19,7 @@ export class Announcer {
     this.last = text;
     // A new text node each time, so screen readers notice even a repeated sentence.
     this.el.textContent = "";
-    requestAnimationFrame(() => (this.el.textContent = text));
+    setTimeout(() => (this.el.textContent = text), 30); // (a timer, not a frame: frames stop in a background tab)
   }
 }
 

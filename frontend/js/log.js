@@ -100,7 +100,10 @@ export class GameLog {
     }
     if (!groups.length) return;
     this.empty.remove();
+    // A page of history is the past: a screen reader should not read hundreds of lines aloud.
+    if (groups.length > 1) this.el.setAttribute("aria-busy", "true");
     this._keepPlace(() => groups.forEach((g) => this._insert(g)));
+    if (groups.length > 1) setTimeout(() => this.el.removeAttribute("aria-busy"), 0);
   }
 
   /** A group goes before the first group with a later seq; notes stay where they were written. */
