@@ -124,11 +124,20 @@ class ReplayPage {
     );
     for (const el of this.logEl.querySelectorAll(".replay-step")) el.classList.toggle("current", Number(el.dataset.index) === this.index);
     const current = this.logEl.querySelector(".replay-step.current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) this.showInLog(current);
     this.dice.empty();
     const rolls = this.renderer.diceFromEvents(frame.events || []).map((r) => ({ ...r, label: nameSeats(r.label, this.table) }));
     this.dice.show(rolls, { animate: false });
     if (this.index >= this.frames.length - 1) this.stop();
+  }
+
+  /** Scroll the log, and only the log, so `entry` is in view (scrollIntoView would scroll the page too). */
+  showInLog(entry) {
+    const log = this.logEl;
+    const top = entry.offsetTop;
+    const bottom = top + entry.offsetHeight;
+    if (top < log.scrollTop) log.scrollTop = top;
+    else if (bottom > log.scrollTop + log.clientHeight) log.scrollTop = bottom - log.clientHeight;
   }
 
   togglePlay() {
