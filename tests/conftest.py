@@ -37,6 +37,7 @@ def pg_url() -> Iterator[str]:
     try:
         yield f"{PG}/{name}"
     finally:
+        admin.dispose()  # a test may have restarted the server: its pooled sessions are gone
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()

@@ -5,29 +5,15 @@ finished games with their replays, and open tables that expire instead of stayin
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from backend.app import create_app
-from backend.config import Settings
 from backend.engine.playout import play_random
 from backend.engine.rng import commitment, seed_from_int
-from backend.store.migrate import upgrade
 from backend.store.models import GameTable
 from tests.play.helpers import commit_actions
 from tests.play.toygame import GAME
-
-
-@pytest.fixture
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TestClient:
-    monkeypatch.setenv("DRAGONTABLE_EXTRA_GAMES", "toy=tests.play.toygame:GAME")
-    url = f"sqlite:///{tmp_path / 'lobby.db'}"
-    upgrade(url)
-    with TestClient(create_app(Settings(database_url=url, open_table_ttl_seconds=3600))) as c:
-        yield c
 
 
 def player(client: TestClient, name: str) -> dict[str, str]:
@@ -73,12 +59,13 @@ def test_your_tables_recent_games_and_expiry(client: TestClient) -> None:
     assert titles(client.get("/api/tables?status=open&status=finished")) == ["finished", "nobody came", "seated"]
     assert client.get("/api/tables?status=gone").status_code == 422
 
-    # Two hours later: open tables are no longer listed; the one nobody joined is dropped.
-    old = datetime.now(UTC) - timedelta(hours=2)
+    # Seven hours later (the listing keeps open tables for six): they are no longer listed, and
+    # the one nobody joined is dropped.
+    old = datetime.now(UTC) - timedelta(hours=7)
     with repo.engine.begin() as conn:
         conn.execute(update(GameTable.__table__).values(created_at=old))
     assert titles(client.get("/api/tables")) == []
-    assert repo.delete_unjoined_open_tables(datetime.now(UTC) - timedelta(hours=1)) == 1
+    assert repo.delete_unjoined_open_tables(datetime.now(UTC) - timedelta(hours=6)) == 1
     assert titles(client.get("/api/players/me/tables", headers=bo)) == ["finished", "unlisted"]
     # (all created at the same moment now, so the open ones come in any order)
     assert sorted(titles(client.get("/api/players/me/tables", headers=ann))) == ["finished", "seated", "unlisted"]

@@ -11,31 +11,19 @@ from __future__ import annotations
 
 import doctest
 import json
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 import backend.engine.options
 import backend.textcheck
-from backend.app import create_app
-from backend.config import Settings
 from backend.engine.core import InvalidOptions
 from backend.engine.options import check_options, numbers_without_bounds
 from backend.engine.registry import game_names, get_game
 from backend.engine.rng import Rng
 from backend.play.protocol import dumps
-from backend.store.migrate import upgrade
 
 REAL_GAMES = [n for n in game_names() if type(get_game(n)).__module__.startswith("backend.games.")]
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    url = f"sqlite:///{tmp_path / 'api.db'}"
-    upgrade(url)
-    with TestClient(create_app(Settings(database_url=url))) as c:
-        yield c
 
 
 @pytest.fixture

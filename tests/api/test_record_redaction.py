@@ -7,34 +7,21 @@ count.  The log below is a real steered Dorn game (seed 7) in which that happens
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from backend.app import create_app
-from backend.config import Settings
 from backend.engine.playout import play_random
 from backend.engine.registry import get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import Rng, commitment, seed_from_int
 from backend.play.record import verify_record
-from backend.store.migrate import upgrade
 from backend.store.repository import Repository
 from tests.play.helpers import assert_no_leak, commit_actions
 
 GAME = get_game("dorn")
 SEED = 7
 GIVE_AT = 292  # the seq of the first item card handed over in this game
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    url = f"sqlite:///{tmp_path / 'api.db'}"
-    upgrade(url)
-    with TestClient(create_app(Settings(database_url=url))) as c:
-        yield c
 
 
 def player(client: TestClient, name: str) -> dict[str, str]:

@@ -21,7 +21,6 @@ import random
 import shutil
 import subprocess
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,21 +145,11 @@ def services() -> Iterator[Services]:
 
 
 @pytest.fixture
-def pg_database(services: Services) -> Iterator[str]:
-    from sqlalchemy import create_engine, text
-
-    name = f"dt_chaos_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(f"{PG}/test", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{PG}/{name}"
-    finally:
-        services.ensure_up()  # a failed test may have left PostgreSQL stopped
-        admin.dispose()  # its pooled sessions did not survive a restart
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+def pg_database(services: Services, pg_url: str) -> Iterator[str]:
+    """A fresh database (tests/conftest.py's ``pg_url``), with PostgreSQL brought back up
+    before it is dropped: a failed test may have left the server stopped."""
+    yield pg_url
+    services.ensure_up()
 
 
 # -- the table and its players ------------------------------------------------------------

@@ -12,23 +12,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random, start_table
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("clock")
-    with ServerProcess(f"sqlite:///{tmp / 'clock.db'}", log_path=tmp / "server.log") as srv:
-        yield srv
-    log = (tmp / "server.log").read_text()
-    assert "Traceback" not in log, log
-
-
-@pytest.fixture(scope="module")
-def api(server: ServerProcess) -> Api:
-    return Api(server.base_url, "Host")
 
 
 async def answered_for(client: WsClient, seat: str, timeout: float = 8.0) -> dict:

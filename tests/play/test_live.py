@@ -20,20 +20,6 @@ from ..server_fixtures import ROOT, Api, ServerProcess, WsClient, play_random, s
 from .helpers import check_no_leaks, states_of
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("live")
-    with ServerProcess(f"sqlite:///{tmp / 'live.db'}", log_path=tmp / "server.log") as srv:
-        yield srv
-    log = (tmp / "server.log").read_text()
-    assert "Traceback" not in log, log
-
-
-@pytest.fixture(scope="module")
-def api(server: ServerProcess) -> Api:
-    return Api(server.base_url, "Host")
-
-
 async def test_full_game_with_spectator_no_leaks_and_verify(server, api, tmp_path: Path) -> None:
     game = get_game("toy")
     tid, tokens = start_table(api, options={"players": 3, "target": 20})
