@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from backend.engine.core import IllegalAction
+from backend.engine.playout import driver_rng, play_random
+from backend.games.dorasure.actions import ALL_TYPES, FIELDS
 from backend.games.dorasure.game import GAME
 
 from .helpers import Table, at_action
@@ -125,3 +127,17 @@ def test_a_malformed_action_is_malformed_from_a_seat_that_owes_nothing(monkeypat
     assert t.to_act() == {"werewolf"}
     assert refusal(t, "ninja", {"type": "end_turn", "now": True}).code == "unknown_field"
     assert refusal(t, "ninja", {"type": "end_turn"}).code == "not_your_turn"
+
+
+def test_the_fields_table_fits_every_listed_action():
+    """``FIELDS`` (what a refusal checks first) agrees with what random play lists."""
+    assert set(FIELDS) == ALL_TYPES
+    for seed in range(1, 9):
+        options = GAME.sim_options(driver_rng(seed), None, {"fang": seed % 2 == 0})
+
+        def fits(state, seat, action, legal):
+            for a in legal:
+                required, optional = FIELDS[a["type"]]
+                assert required <= a.keys() - {"type"} <= required | optional, a
+
+        play_random(GAME, seed, options, on_step=fits)
