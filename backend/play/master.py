@@ -114,6 +114,7 @@ class TableRuntime:
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_sent = float("-inf")
         self._presence_publish = False
+        self._setup_events: tuple[Event, ...] | None = None
         # The server's own timeout answers that failed to save, and when to try again.
         self._auto_failures = 0
         self._auto_retry_at = 0.0
@@ -294,7 +295,18 @@ class TableRuntime:
         upto = self.seq if before is None else min(before - 1, self.seq)
         after = max(0, upto - limit)
         entries = await self._entries(conn.seat, after, upto) if upto > 0 else []
+        if after == 0 and self.record.seed_hex is not None and (before is None or before > 0):
+            entries.insert(0, self._setup_entry(conn.seat))
         conn.send(protocol.history(entries, complete=after == 0))
+
+    def _setup_entry(self, seat: str | None) -> dict[str, Any]:
+        """Seq 0: the setup's events (a first roll, its damage, the deal as counts), which
+        explain every change the setup made; a pure function of the seed, made once."""
+        if self._setup_events is None:
+            assert self.record.seed_hex is not None
+            start = self.game.initial_transition(bytes.fromhex(self.record.seed_hex), self.record.options)
+            self._setup_events = start.events
+        return protocol.missed_update(0, self._events_for(self._setup_events, seat), None, None, False)
 
     def _missed_entry(self, applied: Applied, seat: str | None) -> dict[str, Any]:
         return protocol.missed_update(

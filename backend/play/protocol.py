@@ -125,8 +125,11 @@ def welcome(
             "legal": legal, "to_act": to_act, "deadline": deadline, "missed": missed}  # fmt: skip
 
 
-def missed_update(seq: int, events: list[dict[str, Any]], by: str, action_id: str, auto: bool) -> dict[str, Any]:
-    """An update as the ``missed`` list of a welcome carries it: no view (the welcome's is current)."""
+def missed_update(
+    seq: int, events: list[dict[str, Any]], by: str | None, action_id: str | None, auto: bool
+) -> dict[str, Any]:
+    """An update as the ``missed`` list of a welcome carries it: no view (the welcome's is current).
+    Seq 0 is the setup: ``by`` and ``action_id`` are null."""
     return {"type": "update", "seq": seq, "events": events, "by": by, "action_id": action_id, "auto": auto}
 
 

@@ -147,9 +147,10 @@ def build_record(
 def replay_views(game: Game[Any], table: TableRecord, actions: list[LoggedAction]) -> list[dict[str, Any]]:
     """Frame 0 is the setup, frame k the state after action k; everything revealed."""
     assert table.seed_hex is not None
-    state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+    start = game.initial_transition(bytes.fromhex(table.seed_hex), table.options)
+    state = start.state
     frames: list[dict[str, Any]] = [
-        {"seq": 0, "seat": None, "action": None, "events": [],
+        {"seq": 0, "seat": None, "action": None, "events": [e.as_dict() for e in start.events],
          "view": game.view(state, None, reveal=True), "to_act": sorted(game.to_act(state))}
     ]  # fmt: skip
     for step in replay_log(game, state, actions):

@@ -34,10 +34,14 @@ async def test_a_late_spectator_and_a_reloaded_seat_get_the_whole_log(tmp_path: 
         assert welcome["seq"] == 30 and welcome["missed"] == []
         whole = await page(late)
         assert whole["complete"] is True
-        assert [e["seq"] for e in whole["entries"]] == list(range(1, 31))
+        # Seq 0 is the setup, whose events explain what it did (the toy deals a card each).
+        setup, *played = whole["entries"]
+        assert setup == {"type": "update", "seq": 0, "events": [{"kind": "dealt", "cards": 2}],
+                         "by": None, "action_id": None, "auto": False}  # fmt: skip
+        assert [e["seq"] for e in played] == list(range(1, 31))
         # A spectator gets the public events only: the same as p1 got, less p1's own card.
         public = [[e for e in u["events"] if e["kind"] != "your_card"] for u in live["p1"]]
-        assert [e["events"] for e in whole["entries"]] == public
+        assert [e["events"] for e in played] == public
 
         # A seat that reloads gets its own private events back too, and pages from the end.
         back = WsClient(server.ws_url(tid), tokens["p1"])
@@ -45,9 +49,10 @@ async def test_a_late_spectator_and_a_reloaded_seat_get_the_whole_log(tmp_path: 
         last = await page(back, limit=10)
         assert [e["seq"] for e in last["entries"]] == list(range(21, 31)) and last["complete"] is False
         earlier = await page(back, before=21, limit=500)
-        assert [e["seq"] for e in earlier["entries"]] == list(range(1, 21)) and earlier["complete"] is True
-        assert [e["events"] for e in earlier["entries"] + last["entries"]] == [u["events"] for u in live["p1"]]
-        assert (await page(back, before=1))["entries"] == []
+        assert [e["seq"] for e in earlier["entries"]] == list(range(0, 21)) and earlier["complete"] is True
+        played = earlier["entries"][1:] + last["entries"]
+        assert [e["events"] for e in played] == [u["events"] for u in live["p1"]]
+        assert [e["seq"] for e in (await page(back, before=1))["entries"]] == [0]
 
         await late.send({"type": "history", "limit": 10_000})
         assert (await late.expect("error"))["code"] == "bad_message"

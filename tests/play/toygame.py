@@ -79,6 +79,9 @@ class ToyGame:
             "over": False,
         }
 
+    def initial_transition(self, seed: bytes, options: Mapping[str, Any]) -> Transition[dict[str, Any]]:
+        return Transition(self.initial_state(seed, options), (Event("dealt", {"cards": len(self.seats(options))}),))
+
     def to_act(self, state: dict[str, Any]) -> frozenset[str]:
         if state["over"]:
             return frozenset()
