@@ -105,3 +105,31 @@ async def test_postgres_full_game_verifies(pg_url: str, tmp_path: Path) -> None:
         assert verify_record(api.export(tid)).startswith("OK")
         for c in seats.values():
             await c.close()
+
+
+async def test_a_replica_that_catches_up_arms_the_clock(pg_url: str, tmp_path: Path) -> None:
+    """Worker B hears of an action through the bus (or the log) and must itself answer for the
+    seat that now owes the decision: A, where the action was taken, is killed right after."""
+    log = tmp_path / "servers.log"
+    a = ServerProcess(pg_url, redis_url=REDIS, log_path=log).start()
+    b = ServerProcess(pg_url, redis_url=REDIS, log_path=log).start()
+    try:
+        api = Api(a.base_url)
+        tid, tokens = start_table(api, options={"players": 2, "target": 200}, prompt_timeout_seconds=1)
+        p1 = WsClient(a.ws_url(tid), tokens["p1"])
+        watcher = WsClient(b.ws_url(tid))
+        await p1.connect()
+        await watcher.connect()  # p2 never comes
+        await p1.send({"type": "act", "seq": 0, "action_id": "go", "action": {"type": "roll"}})
+        assert (await p1.expect("ack"))["seq"] == 1
+        await watcher.wait_seq(1)
+        a.kill()
+        while True:
+            update = await watcher.expect("update", timeout=10)
+            if update["seq"] == 2:
+                break
+        assert update["auto"] is True and update["by"] == "p2"
+        await watcher.close()
+    finally:
+        a.stop()
+        b.stop()
