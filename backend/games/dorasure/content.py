@@ -39,6 +39,11 @@ def node_of(space_id: str) -> str:
     return CITY if SPACES[space_id]["terrain"] == "city" else space_id
 
 
+def mountain_name(m: str) -> str:
+    """A mountain as the map labels it."""
+    return SPACES[m]["name"]
+
+
 CITY_HEXES: tuple[str, ...] = tuple(s for s, d in SPACES.items() if d["terrain"] == "city")
 
 # Node -> base terrain (before Belk is razed or Fang tiles replace sites).

@@ -21,7 +21,7 @@ from .content import (
     REWARD_POOL,
 )
 from .rules import adventure, battle, damage, dragon, movement, quest, rolls, turn  # noqa: F401  (registers ops)
-from .rules.flow import Ctx, run
+from .rules.flow import PROMPTS, Ctx, run
 from .rules.heroes import new_hero
 from .state import State
 
@@ -163,8 +163,6 @@ class Dorasure:
         p = s.prompt_for(seat)
         assert p is not None
         s.prompts.remove(p)
-        from .rules.flow import PROMPTS
-
         PROMPTS[p["kind"]].answer(ctx, p, action)
         run(ctx)
         ctx.finish()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from backend.games.dorasure.rules.battle import combo_group
+from backend.games.dorasure.rules.heroes import combo_group
 
 from .helpers import Table
 

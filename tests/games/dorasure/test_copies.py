@@ -10,7 +10,7 @@ from backend.engine.replay import state_hash
 from backend.engine.rng import seed_from_int
 from backend.games.dorasure.content import DRAGON, HEROES
 from backend.games.dorasure.game import GAME
-from backend.games.dorasure.rules.damage import damage
+from backend.games.dorasure.rules.flow import damage
 from tests.conformance import vandalise
 
 from .helpers import Table

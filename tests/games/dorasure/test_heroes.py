@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from backend.games.dorasure.game import GAME
-from backend.games.dorasure.rules.damage import damage
+from backend.games.dorasure.rules.flow import damage
 
 from .helpers import Table, at_action
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from backend.games.dorasure.rules.damage import damage
+from backend.games.dorasure.rules.flow import damage
 
 from .helpers import Table
 

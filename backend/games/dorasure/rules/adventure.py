@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..content import CITY, GRAND_MASTER, LANDS, NODE_TERRAIN, QUESTS, TERRAINS, chart_row
+from ..content import CITY, GRAND_MASTER, LANDS, NODE_TERRAIN, QUESTS, TERRAINS, chart_row, mountain_name
 from ..state import State
-from .damage import blood_magic, damage
-from .flow import Ctx, op, push
+from .damage import blood_magic
+from .flow import Ctx, damage, op, push
 from .heroes import gain_exp, gain_res, heal, name, node_class
 from .rolls import close_roll, start_roll
 
@@ -95,8 +95,6 @@ def do_gather(ctx: Ctx, m: str) -> None:
     mt["state"] = "revealed"
     q = QUESTS[mt["quest"]]
     s.public = tuple(sorted({*s.public, q["id"]}))
-    from .quest import mountain_name
-
     ctx.emit(
         "gather",
         f"{name(s.current)} gathers information at {mountain_name(m)}: {q['name']} ({q['text']})",

@@ -6,29 +6,11 @@ from typing import Any
 
 from ..content import CHARTS, GRAND_MASTER, chart_row
 from ..state import State
-from .damage import blood_magic, damage, from_current, kill, offer_kiss
+from .damage import blood_magic, from_current, kill, offer_kiss
 from .dice import ones, score_die
-from .flow import Ctx, ask, op, optional_prompt, pass_action, push
-from .heroes import gain_res, name, turn_start_refill
+from .flow import Ctx, ask, damage, op, optional_prompt, pass_action, push
+from .heroes import beside_ally, combo_group, gain_res, name, turn_start_refill
 from .rolls import close_roll, start_roll
-from .turn import beside_ally
-
-
-def combo_group(s: State, anchor: str) -> list[str]:
-    """R33: all living heroes when 5 or fewer; else the anchor and 2 living each side."""
-    order = s.order
-    live = s.living()
-    size = CHARTS["combo_group_size"]
-    if len(live) <= size:
-        return live
-    i = order.index(anchor)
-    n = len(order)
-    cw = [order[(i + k) % n] for k in range(1, n) if not s.heroes[order[(i + k) % n]]["dead"]][:2]
-    ccw = [order[(i - k) % n] for k in range(1, n) if not s.heroes[order[(i - k) % n]]["dead"]][:2]
-    group = set(cw) | set(ccw)
-    if not s.heroes[anchor]["dead"]:
-        group.add(anchor)
-    return [h for h in order if h in group]
 
 
 @op("battle_turn")

@@ -18,11 +18,6 @@ from .flow import Ctx, PromptKind, ask, end_game, op, optional_prompt, pass_acti
 from .heroes import name, place_home, points, servants_first, spend_options
 
 
-def damage(targets: dict[str, int], source: str, dragon: int = 0) -> tuple[Any, ...]:
-    """The op for one damage event (hero damage plus simultaneous Dragon damage)."""
-    return ("damage", dict(targets), source, dragon)
-
-
 @op("damage")
 def _damage(ctx: Ctx, targets: dict[str, int], source: str, dragon: int) -> None:
     s = ctx.s

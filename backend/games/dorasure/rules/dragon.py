@@ -18,8 +18,8 @@ from ..content import (
     ROAMING,
 )
 from ..state import State
-from .flow import Ctx, ask, op, optional_prompt, pass_action, push
-from .heroes import name, place_home
+from .flow import Ctx, ask, damage, op, optional_prompt, pass_action, push
+from .heroes import combo_group, name, place_home
 
 ROAMING_DAMAGE: dict[str, int] = DRAGON["roaming_damage"]
 
@@ -66,8 +66,6 @@ def _six(ctx: Ctx) -> None:
         ctx.emit("special_chance", f"Special Chance: {face}, the Dragon stirs.", die=face, hero=s.current)
         push(s, *meter_step(ctx, "Special Chance"))
     else:
-        from .damage import damage
-
         ctx.emit(
             "special_chance",
             f"Special Chance: {face}, {name(s.current)} takes 1 damage instead.",
@@ -106,8 +104,6 @@ def extreme(faces: dict[str, int], highest: bool) -> list[str]:
 @op("rampage")
 def _rampage(ctx: Ctx, which: int) -> None:
     """One Roaming Dragon roll (§2.2); ``which`` 1/2 marks the two final rolls."""
-    from .damage import damage
-
     s = ctx.s
     face = ctx.d6()
     result = ROAMING[face]
@@ -195,9 +191,6 @@ def _retaliation(ctx: Ctx, box: int) -> None:
 
 @op("ret_resolve")
 def _ret_resolve(ctx: Ctx, result: str) -> None:
-    from .battle import combo_group
-    from .damage import damage
-
     s = ctx.s
     if s.tflags.get("shielded"):
         s.tflags = {**s.tflags, "shielded": False}

@@ -113,6 +113,12 @@ def pass_action() -> dict[str, Any]:
     return {"type": "pass"}
 
 
+def damage(targets: dict[str, int], source: str, dragon: int = 0) -> Op:
+    """The op for one damage event (hero damage plus simultaneous Dragon damage), run by
+    ``rules/damage.py``: ops are looked up by name, so building one needs no handler."""
+    return ("damage", dict(targets), source, dragon)
+
+
 def optional_prompt(
     name: str,
     legal: Callable[[State, dict[str, Any]], list[dict[str, Any]]],

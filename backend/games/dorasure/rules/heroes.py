@@ -1,4 +1,5 @@
-"""Hero sheets in play: attributes, EXP and levels, resources, Health, placement.
+"""Hero sheets in play: attributes, EXP and levels, resources, Health, placement, and who
+stands with whom (the combo group, R33; an ally beside the Minstrel, R47).
 
 Hero records are dicts (see ``new_hero``).  Per-hero powers that only adjust
 numbers live here; powers that open a decision live with the rule they touch
@@ -9,7 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import CITY, EXP, GRAND_MASTER, HEROES, LAKE, LANDS, QUESTS, WOLF_ICONS
+from ..content import (
+    CHARTS,
+    CITY,
+    EXP,
+    GRAND_MASTER,
+    HEROES,
+    LAKE,
+    LANDS,
+    NODE_NEIGHBOURS,
+    NODE_TERRAIN,
+    QUESTS,
+    TERRAINS,
+    WOLF_ICONS,
+)
 from ..state import State
 from .flow import Ctx
 
@@ -97,8 +111,6 @@ def pool_base(s: State, h: Hero, kind: str, quest: str | None) -> int:
 
 def node_class(s: State, node: str) -> str:
     """Terrain class of a node now: Belk razed → road (R42), Fang tiles by class (§9.2)."""
-    from ..content import NODE_TERRAIN, TERRAINS
-
     if node in s.lands:
         return LANDS[s.lands[node]]["class"]
     if node == "belk" and s.razed:
@@ -254,3 +266,33 @@ def mark_used(h: Hero, power: str) -> None:
 
 def name(hid: str) -> str:
     return HEROES[hid]["name"]
+
+
+# -- Who stands with whom ---------------------------------------------------------
+
+
+def combo_group(s: State, anchor: str) -> list[str]:
+    """R33: all living heroes when 5 or fewer; else the anchor and 2 living each side."""
+    order = s.order
+    live = s.living()
+    size = CHARTS["combo_group_size"]
+    if len(live) <= size:
+        return live
+    i = order.index(anchor)
+    n = len(order)
+    cw = [order[(i + k) % n] for k in range(1, n) if not s.heroes[order[(i + k) % n]]["dead"]][:2]
+    ccw = [order[(i - k) % n] for k in range(1, n) if not s.heroes[order[(i - k) % n]]["dead"]][:2]
+    group = set(cw) | set(ccw)
+    if not s.heroes[anchor]["dead"]:
+        group.add(anchor)
+    return [h for h in order if h in group]
+
+
+def beside_ally(s: State, hid: str) -> bool:
+    """R47: phase 1 — an ally on her space or an adjacent one; phase 2 — any living ally."""
+    others = [o for o in s.living() if o != hid]
+    if s.phase == 2:
+        return bool(others)
+    pos = s.heroes[hid]["pos"]
+    near = {pos, *NODE_NEIGHBOURS[pos]}
+    return any(s.heroes[o]["pos"] in near for o in others)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, TERRAINS
+from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, SPACES, TERRAINS
 from ..state import State
-from .damage import damage
-from .flow import Ctx, PromptKind, ask, op, prompt_kind, push
+from .flow import Ctx, PromptKind, ask, damage, op, prompt_kind, push
 from .heroes import attr, gain_res, has_pool, heal, name, node_class
 
 Pos = tuple[str, tuple[int, ...]]
@@ -237,8 +236,6 @@ def _step_op(ctx: Ctx, to: str, die: int) -> None:
 
 
 def label(node: str) -> str:
-    from ..content import SPACES
-
     if node == "city":
         return "the City"
     n = SPACES[node]["name"]

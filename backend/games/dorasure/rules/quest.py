@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import EXP, GRAND_MASTER, MOUNTAINS, QUESTS, REWARDS, SPACES
+from ..content import EXP, GRAND_MASTER, MOUNTAINS, QUESTS, REWARDS, mountain_name
 from ..state import State
-from .damage import blood_magic, damage
-from .dragon import meter_step
-from .flow import Ctx, PromptKind, ask, op, prompt_kind, push
+from .damage import blood_magic
+from .dragon import dragon_damage, meter_step
+from .flow import Ctx, PromptKind, ask, damage, op, prompt_kind, push
 from .heroes import gain_exp, gain_res, name, place_home
 from .rolls import close_roll, start_roll
-
-
-def mountain_name(m: str) -> str:
-    return SPACES[m]["name"]
 
 
 def reveal_public(s: State, tile: str) -> None:
@@ -176,8 +172,6 @@ def _quest_result(ctx: Ctx) -> None:
 
 def reward(ctx: Ctx, m: str) -> list[tuple[Any, ...]]:
     """R22: reveal and resolve the reward of a mountain's first solve (§7.2)."""
-    from .dragon import dragon_damage
-
     s = ctx.s
     mt = s.mountains[m]
     if mt["replenished"]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..content import GRAND_MASTER, MOUNTAINS, NODE_MOUNTAINS, NODE_NEIGHBOURS, QUESTS, SPACES
+from ..content import GRAND_MASTER, HEROES, MOUNTAIN_SIDES, MOUNTAINS, NODE_MOUNTAINS, QUESTS, SPACES
 from ..state import State
 from .adventure import adventure_ok, do_adventure, do_gather, do_rest, rest_amount
 from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
-from .heroes import gain_res, heal, lycan, mark_used, name, turn_start_refill, used
+from .heroes import beside_ally, gain_res, heal, lycan, mark_used, name, turn_start_refill, used
 from .quest import declare_quest
 
 
@@ -169,8 +169,6 @@ def invite_sets(s: State, hid: str, m: str) -> list[list[str]]:
     """Every set of heroes the leader may invite (R16): living, beside the mountain."""
     if QUESTS[s.mountains[m]["quest"]]["solo"]:
         return [[]]
-    from ..content import MOUNTAIN_SIDES
-
     side = MOUNTAIN_SIDES[m]
     cands = [o for o in s.order if o != hid and not s.heroes[o]["dead"] and s.heroes[o]["pos"] in side]
     return [list(c) for k in range(len(cands) + 1) for c in itertools.combinations(cands, k)]
@@ -251,16 +249,6 @@ def _turn_end(ctx: Ctx) -> None:
     begin_turn(s, s.order[(i + 1) % s.n])
 
 
-def beside_ally(s: State, hid: str) -> bool:
-    """R47: phase 1 — an ally on her space or an adjacent one; phase 2 — any living ally."""
-    others = [o for o in s.living() if o != hid]
-    if s.phase == 2:
-        return bool(others)
-    pos = s.heroes[hid]["pos"]
-    near = {pos, *NODE_NEIGHBOURS[pos]}
-    return any(s.heroes[o]["pos"] in near for o in others)
-
-
 @op("phase_end")
 def _phase_end(ctx: Ctx) -> None:
     """R28/R30: the Adventure phase ends; the trigger hero opens the Climactic Battle."""
@@ -295,8 +283,6 @@ def _phase_end(ctx: Ctx) -> None:
             ctx.emit("mammoth_meat", "Mammoth Meat: the Gladiator is back to full Health.", hero="gladiator")
         pr = s.heroes.get("prince")
         if pr:
-            from ..content import HEROES
-
             pr["gold"] += HEROES["prince"]["gold"]["relic_bonus"]
             ctx.emit("true_wealth", "True Wealth: the Prince gains 3 Gold.", hero="prince", gold=pr["gold"])
     push(s, ("battle_turn", s.current, False))
