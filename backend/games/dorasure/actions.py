@@ -77,7 +77,7 @@ def _listed(state: State, seat: str) -> list[dict[str, Any]]:
     """The listed actions, memoised on the state: the server and the driver ask for the list,
     then validate one of them against the same state."""
     key = ("legal", seat)
-    cached = state._cache.get(key)
+    cached: list[dict[str, Any]] | None = state._cache.get(key)
     if cached is not None:
         return cached
     p = state.prompt_for(seat) if state.result is None else None
@@ -120,8 +120,8 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 ON_TURN = TYPES_BY_KIND["move"] | TYPES_BY_KIND["act"]
 
 
-def validate(state: State, seat: str, action: Any) -> None:
-    check_action_shape(action)
+def validate(state: State, seat: str, action: object) -> None:
+    action = check_action_shape(action)
     if state.result is not None:
         raise IllegalAction("game_over", "The game is over.")
     p = state.prompt_for(seat)
@@ -199,8 +199,8 @@ def _the_forced_action(state: State, seat: str, a: dict[str, Any]) -> bool:
     """Whether ``a`` is the action the trap or the Mirage asks for (then refused for itself)."""
     h = state.heroes[seat]
     if h["trapped"]:
-        return a["type"] == "quest" and a["mountain"] == h["trapped"]
-    return a["type"] == "adventure"
+        return bool(a["type"] == "quest" and a["mountain"] == h["trapped"])
+    return bool(a["type"] == "adventure")
 
 
 def _no_rest(state: State, seat: str) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from backend.engine.hexgrid import Hex
 
@@ -17,7 +17,8 @@ DATA = Path(__file__).with_name("data")
 
 
 def _load(name: str) -> dict[str, Any]:
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))
+    return data
 
 
 BOARD = _load("board.json")
@@ -27,10 +28,45 @@ HERO_DATA = _load("heroes.json")
 QUEST_DATA = _load("quests.json")
 FANG = _load("fang.json")
 
+# The shapes of the board's and Fang's records (data/board.json, data/fang.json).
+Terrain = TypedDict(
+    "Terrain",
+    {"threshold": int, "class": str, "share": bool, "rest": int, "adventure": bool, "enterable": bool},
+)
+
+
+class Space(TypedDict):
+    id: str
+    q: int
+    r: int
+    terrain: str
+    name: str | None  # only places the map names: towns, mountains, the lake...
+    fang_site: bool
+    city_dist: int | None
+
+
+class SearchThreshold(TypedDict):
+    search: int
+    threshold: int
+
+
+Land = TypedDict(
+    "Land",
+    {
+        "id": str,
+        "name": str,
+        "threshold": int,
+        "class": str,
+        "rest": int,
+        "text": str,
+        "search_threshold": NotRequired[SearchThreshold],
+    },
+)
+
 CITY = BOARD["city_node"]
 LAKE = "lake"
-TERRAINS: dict[str, dict[str, Any]] = BOARD["terrains"]
-SPACES: dict[str, dict[str, Any]] = {s["id"]: s for s in BOARD["spaces"]}
+TERRAINS: dict[str, Terrain] = BOARD["terrains"]
+SPACES: dict[str, Space] = {s["id"]: s for s in BOARD["spaces"]}
 MOUNTAINS: tuple[str, ...] = tuple(BOARD["mountains"])
 
 
@@ -41,7 +77,9 @@ def node_of(space_id: str) -> str:
 
 def mountain_name(m: str) -> str:
     """A mountain as the map labels it."""
-    return SPACES[m]["name"]
+    name = SPACES[m]["name"]
+    assert name is not None, "every mountain is named on the map"
+    return name
 
 
 CITY_HEXES: tuple[str, ...] = tuple(s for s, d in SPACES.items() if d["terrain"] == "city")
@@ -50,12 +88,12 @@ CITY_HEXES: tuple[str, ...] = tuple(s for s, d in SPACES.items() if d["terrain"]
 NODE_TERRAIN: dict[str, str] = {node_of(s): d["terrain"] for s, d in SPACES.items()}
 ENTERABLE_NODES: tuple[str, ...] = tuple(n for n, t in NODE_TERRAIN.items() if TERRAINS[t]["enterable"])
 
-_by_coord = {(d["q"], d["r"]): s for s, d in SPACES.items()}
+_by_coord: dict[tuple[int, int], str] = {(d["q"], d["r"]): s for s, d in SPACES.items()}
 
 
 def _space_neighbours(space_id: str) -> list[str]:
     d = SPACES[space_id]
-    return [_by_coord[tuple(h)] for h in Hex(d["q"], d["r"]).neighbours() if tuple(h) in _by_coord]
+    return [_by_coord[h.q, h.r] for h in Hex(d["q"], d["r"]).neighbours() if (h.q, h.r) in _by_coord]
 
 
 SPACE_NEIGHBOURS: dict[str, tuple[str, ...]] = {s: tuple(_space_neighbours(s)) for s in SPACES}
@@ -106,7 +144,8 @@ EXPLODE: int = CHARTS["explode_on"]
 
 def chart_row(chart: str, total: int) -> dict[str, Any]:
     """The row of ``chart`` ("adventure" or "battle") that a total falls in."""
-    for row in CHARTS[chart]:
+    rows: list[dict[str, Any]] = CHARTS[chart]
+    for row in rows:
         if row["max"] is None or total <= row["max"]:
             return row
     raise AssertionError("charts end with an open row")
@@ -115,7 +154,9 @@ def chart_row(chart: str, total: int) -> dict[str, Any]:
 # Heroes (§6).
 HEROES: dict[str, dict[str, Any]] = {h["id"]: h for h in HERO_DATA["heroes"]}
 PRIORITY: dict[str, int] = {h: d["priority"] for h, d in HEROES.items()}
-PARTY_HEROES: tuple[str, ...] = tuple(sorted((h for h in HEROES if h != "grand_master"), key=PRIORITY.get))
+PARTY_HEROES: tuple[str, ...] = tuple(
+    sorted((h for h in HEROES if h != "grand_master"), key=PRIORITY.__getitem__)
+)
 GRAND_MASTER = "grand_master"
 EXP = HERO_DATA["exp"]
 WOLF_ICONS: frozenset[int] = frozenset(EXP["wolf_icons"])
@@ -128,7 +169,7 @@ REWARD_POOL: tuple[str, ...] = tuple(r["id"] for r in QUEST_DATA["rewards"] for 
 
 # Fang (§9).
 FANG_SITES: tuple[str, ...] = tuple(FANG["sites"])
-LANDS: dict[str, dict[str, Any]] = {t["id"]: t for t in FANG["tiles"]}
+LANDS: dict[str, Land] = {t["id"]: t for t in FANG["tiles"]}
 
 
 def tile_names() -> dict[str, str]:

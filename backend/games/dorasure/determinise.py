@@ -48,13 +48,24 @@ from .content import (
 from .rules.battle import dragon_hit
 from .rules.damage import from_current
 from .rules.heroes import _grow, new_hero, points
-from .state import State, copy_json
+from .state import (
+    DamageEvent,
+    Hero,
+    Mountain,
+    Movement,
+    Phase,
+    QuestAttempt,
+    Roll,
+    State,
+    TurnFlags,
+    copy_json,
+)
 from .view import PHASES
 
 Event = Mapping[str, Any]
 Op = tuple[Any, ...]
 
-PHASE_CODES = {name: code for code, name in PHASES.items()}
+PHASE_CODES: dict[str, Phase] = {name: code for code, name in PHASES.items()}
 THEN = {"adventure": ("adventure_result",), "quest": ("quest_result",), "combat": ("battle_result",)}
 ROLL_OPS = (("roll_tune",), ("roll_throw",), ("roll_post",))
 # Damage sources (the ``damage`` op's text) and where each comes from in the rules.
@@ -70,17 +81,18 @@ def fresh_seed(rng: Rng) -> str:
 
 
 def sample_state(view: Mapping[str, Any], seat: str, rng: Rng, events: Sequence[Event] = ()) -> State:
-    s = State()
-    s.seed = fresh_seed(rng)
-    s.counter = 0
-    s.order = tuple(h["id"] for h in view["heroes"])
-    s.lands = dict(view["lands"])
-    s.fang = bool(s.lands)
-    s.phase = PHASE_CODES[view["phase"]]
+    lands = dict(view["lands"])
+    s = State(
+        seed=fresh_seed(rng),
+        order=tuple(h["id"] for h in view["heroes"]),
+        fang=bool(lands),
+        current=view["current"],
+        heroes={h["id"]: _hero(h) for h in view["heroes"]},
+        lands=lands,
+        phase=PHASE_CODES[view["phase"]],
+    )
     s.turn = view["turn"]
-    s.current = view["current"]
     s.trigger = view["trigger"]
-    s.heroes = {h["id"]: _hero(h) for h in view["heroes"]}
     s.meter = view["meter"]
     s.swords = view["dragon"]["swords"]
     s.razed = view["belk_razed"]
@@ -108,7 +120,7 @@ def sample_state(view: Mapping[str, Any], seat: str, rng: Rng, events: Sequence[
 # -- the parts the view shows ---------------------------------------------------------------
 
 
-def _hero(v: Mapping[str, Any]) -> dict[str, Any]:
+def _hero(v: Mapping[str, Any]) -> Hero:
     """The hero sheet: the view's numbers, with the base attributes, Magic regain and Level 6
     Strike the view does not show grown from level 1 by the rules' own growth step."""
     hid = v["id"]
@@ -117,25 +129,27 @@ def _hero(v: Mapping[str, Any]) -> dict[str, Any]:
         _grow(h, HEROES[hid]["growth"][level - 2])
     attrs = v["attrs"]
     h.update(
-        pos=v["pos"],
-        hp=v["hp"],
-        max_hp=v["max_hp"],
-        res=v["res"],
-        max_res=v["max_res"],
-        gold=v["gold"],
-        exp=v["exp"],
-        level=v["level"],
-        move=attrs["move"],
-        pd=attrs["plains_danger"],
-        fd=attrs["forest_danger"],
-        trapped=v["trapped"],
-        dead=v["dead"],
-        used=tuple(v["used"]),
+        {
+            "pos": v["pos"],
+            "hp": v["hp"],
+            "max_hp": v["max_hp"],
+            "res": v["res"],
+            "max_res": v["max_res"],
+            "gold": v["gold"],
+            "exp": v["exp"],
+            "level": v["level"],
+            "move": attrs["move"],
+            "pd": attrs["plains_danger"],
+            "fd": attrs["forest_danger"],
+            "trapped": v["trapped"],
+            "dead": v["dead"],
+            "used": tuple(v["used"]),
+        }
     )
     return h
 
 
-def _move(v: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _move(v: Mapping[str, Any] | None) -> Movement | None:
     if v is None:
         return None
     rolled = list(v["rolled"])
@@ -164,25 +178,22 @@ def _public(view: Mapping[str, Any], events: Sequence[Event]) -> tuple[str, ...]
 
 def _tiles(
     view: Mapping[str, Any], rng: Rng, events: Sequence[Event]
-) -> tuple[dict[str, dict[str, Any]], list[str]]:
+) -> tuple[dict[str, Mountain], list[str]]:
     shown = {m["id"]: m for m in view["mountains"]}
     quests = _quest_slots(shown, events)
     rewards = _draw({m: None for m in MOUNTAINS if shown[m]["reward"] is None}, _reward_pool(shown), rng)
-    mountains = {}
+    placed = quests.draw(rng)  # the loop below draws nothing: the dice order is unchanged
+    mountains: dict[str, Mountain] = {}
     for m in MOUNTAINS:
         v = shown[m]
         mountains[m] = {
-            "quest": v["quest"]["id"] if v["quest"] else quests.placed.get(m),
+            "quest": v["quest"]["id"] if v["quest"] else placed[m],
             "reward": v["reward"] or rewards[m],
             "state": v["state"],
             "reward_state": _reward_state(v),
             "flags": v["flags"],
             "replenished": v["replenished"],
         }
-    placed = quests.draw(rng)
-    for m in MOUNTAINS:
-        if mountains[m]["quest"] is None:
-            mountains[m]["quest"] = placed[m]
     reserve = sorted(t for k, t in placed.items() if k not in mountains)
     return mountains, reserve
 
@@ -291,8 +302,8 @@ def _kinds(turn: Sequence[Event]) -> set[str]:
     return {e["kind"] for e in turn}
 
 
-def _turn_flags(s: State, turn: Sequence[Event], before: Sequence[Event]) -> dict[str, Any]:
-    flags: dict[str, Any] = {}
+def _turn_flags(s: State, turn: Sequence[Event], before: Sequence[Event]) -> TurnFlags:
+    flags: TurnFlags = {}
     kinds = _kinds(turn)
     if s.phase == 2 and s.result is None:
         # A battle turn starts with {"extra": ...}; the Gauntlets' answer made this one extra.
@@ -314,7 +325,7 @@ def _turn_flags(s: State, turn: Sequence[Event], before: Sequence[Event]) -> dic
     return flags
 
 
-def _quest(s: State, turn: Sequence[Event]) -> dict[str, Any] | None:
+def _quest(s: State, turn: Sequence[Event]) -> QuestAttempt | None:
     """The quest being attempted: declared this turn and not yet resolved or aborted."""
     start = next((i for i in range(len(turn) - 1, -1, -1) if turn[i]["kind"] == "quest"), None)
     if start is None or s.phase != 1:
@@ -332,7 +343,7 @@ def _quest(s: State, turn: Sequence[Event]) -> dict[str, Any] | None:
     }
 
 
-def _roll(s: State, v: Mapping[str, Any] | None, turn: Sequence[Event]) -> dict[str, Any] | None:
+def _roll(s: State, v: Mapping[str, Any] | None, turn: Sequence[Event]) -> Roll | None:
     if v is None:
         return None
     tuned: dict[str, int] = {}
@@ -352,7 +363,7 @@ def _roll(s: State, v: Mapping[str, Any] | None, turn: Sequence[Event]) -> dict[
     }
 
 
-def _damage(s: State, v: Mapping[str, Any] | None, turn: Sequence[Event]) -> dict[str, Any] | None:
+def _damage(s: State, v: Mapping[str, Any] | None, turn: Sequence[Event]) -> DamageEvent | None:
     if v is None:
         return None
     targets = dict(v["targets"])
@@ -383,7 +394,7 @@ def _asked(s: State, targets: Mapping[str, int], absorbed: Mapping[str, int]) ->
     answering = next((p["seat"] for p in s.prompts if p["kind"] == "absorb"), None)
     if answering is None:
         return []
-    out = []
+    out: list[str] = []
     for hid in from_current(s):
         if hid == answering:
             return [*out, hid]
@@ -408,7 +419,7 @@ def _continuation(s: State, turn: Sequence[Event]) -> list[Op]:
             "reaction": [("sixes",), ("move_stage",), ("action_stage",), *end],
             "move": [("action_stage",), *end],
             "assist": [("quest_begin",), *end],
-        }.get(kind, end)
+        }.get(kind or "", end)
     if kind == "kiss" and not _kinds(turn) & {"battle_result", "big_bang"}:
         return [("battle_attack",), *end]  # offered as the battle turn starts (R51)
     if kind == "shield":
@@ -437,7 +448,7 @@ def _sixes_left(s: State, turn: Sequence[Event]) -> list[Op]:
     mv = s.move
     left = 0
     if mv is not None and "lullaby" not in _kinds(turn):
-        counted = "special_chance" if s.n >= LARGE_FROM else "meter"
+        counted = "special_chance" if s.hero_count >= LARGE_FROM else "meter"
         left = mv["sixes"] - sum(1 for e in turn if e["kind"] == counted)
     return [*[("six",)] * max(0, left), ("move_stage",), ("action_stage",), ("turn_end",)]
 
@@ -448,7 +459,7 @@ def _rampage_rest(s: State, turn: Sequence[Event]) -> list[Op]:
     if turn[last]["meter"] == METER_FINAL:
         rolled = sum(1 for e in turn[last:] if e["kind"] == "rampage")
         return [("rampage", 2), ("phase_end",)] if rolled == 1 else [("phase_end",)]
-    if turn[last]["meter"] == REPLENISH_AT and s.n >= LARGE_FROM and not s.replenished:
+    if turn[last]["meter"] == REPLENISH_AT and s.hero_count >= LARGE_FROM and not s.replenished:
         return [("replenish",)]
     return []
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backend.engine.core import InvalidOptions, Outcome, SeatInfo, Transition
+from backend.engine.core import Game, InvalidOptions, Outcome, SeatInfo, Transition
+from backend.engine.rng import Rng
 
 from . import actions, determinise, sim
 from . import view as view_mod
@@ -64,7 +65,7 @@ class Dorasure:
         fang = options.get("fang", False)
         if not isinstance(fang, bool):
             raise InvalidOptions("bad_fang", "The Fang option is true or false.")
-        return {"heroes": sorted(heroes, key=PRIORITY.get), "fang": fang}
+        return {"heroes": sorted(heroes, key=PRIORITY.__getitem__), "fang": fang}
 
     def options_schema(self) -> dict[str, Any]:
         """How a lobby offers the options above (a JSON-schema subset, see docs/protocol.md)."""
@@ -98,7 +99,7 @@ class Dorasure:
     def static_info(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return view_mod.static_info(list(options["heroes"]), bool(options.get("fang")))
 
-    def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    def sim_options(self, rng: Rng, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
         fang = bool(overrides.get("fang", False))
         chosen = list(overrides.get("heroes") or [])
         if players is None:
@@ -168,14 +169,16 @@ class Dorasure:
         ctx.finish()
         return Transition(s, tuple(ctx.events))
 
-    def sim_choice(self, state: State, seat: str, legal: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+    def sim_choice(self, state: State, seat: str, legal: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
         """The random driver's pick, steered towards progress (see ``sim.py``)."""
         return sim.choose(state, seat, legal, rng)
 
     def default_action(self, state: State, seat: str) -> dict[str, Any] | None:
         return actions.default(state, seat)
 
-    def sample_state(self, view: Mapping[str, Any], seat: str, rng: Any, events: Any = ()) -> State:
+    def sample_state(
+        self, view: Mapping[str, Any], seat: str, rng: Rng, events: Sequence[Mapping[str, Any]] = ()
+    ) -> State:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
         return determinise.sample_state(view, seat, rng, events)
 
@@ -208,37 +211,14 @@ class Dorasure:
 
 def blank_state(seed_hex: str, opts: Mapping[str, Any]) -> State:
     """Heroes placed at level 1 (§8.2 steps 1–3, 6); tiles and the first turn come after."""
-    s = State()
-    s.seed = seed_hex
-    s.counter = 0
-    s.order = tuple(opts["heroes"])
-    s.fang = opts["fang"]
-    s.lands = {}
-    s.phase = 1
-    s.turn = 0
-    s.current = s.order[0]
-    s.trigger = None
-    s.heroes = {h: new_hero(h) for h in s.order}
-    s.meter = 0
-    s.swords = 0
-    s.razed = False
-    s.relic = False
-    s.weapons = False
-    s.lair_found = False
-    s.replenished = False
-    s.mountains = {}
-    s.reserve = []
-    s.public = ()
-    s.queue = []
-    s.prompts = []
-    s.roll = None
-    s.dmg = None
-    s.move = None
-    s.quest = None
-    s.tflags = {}
-    s.last = {}
-    s.result = None
-    return s
+    order = tuple(opts["heroes"])
+    return State(
+        seed=seed_hex,
+        order=order,
+        fang=opts["fang"],
+        current=order[0],
+        heroes={h: new_hero(h) for h in order},
+    )
 
 
-GAME = Dorasure()
+GAME: Game[State] = Dorasure()

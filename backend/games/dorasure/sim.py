@@ -25,7 +25,10 @@ Purposeful picks, by prompt kind:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
+
+from backend.engine.rng import Rng
 
 from .content import CITY, MOUNTAIN_SIDES, MOUNTAINS, MOVE_NEIGHBOURS
 from .rules.adventure import rest_amount
@@ -34,6 +37,8 @@ from .rules.dice import pool_score
 from .state import State
 
 Action = dict[str, Any]
+# A purposeful pick for one prompt kind: None when it has no opinion (the uniform pick then).
+Pick = Callable[[State, str, list[Action]], Action | None]
 NUDGE = (3, 4)  # numerator, denominator: chance of the purposeful pick
 
 
@@ -56,12 +61,12 @@ DIST = _distances()
 FAR = 99
 
 
-def choose(s: State, seat: str, legal: list[Action], rng: Any) -> Action:
+def choose(s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
     if len(legal) > 1 and rng.below(NUDGE[1]) < NUDGE[0]:
         p = s.prompt_for(seat)
         pick = PICKS.get(p["kind"]) if p else None
         if pick is not None:
-            a = pick(s, seat, legal)
+            a: Action | None = pick(s, seat, legal)
             if a is not None and a in legal:
                 return a
     return legal[rng.below(len(legal))]
@@ -128,8 +133,9 @@ def _pick_spend(s: State, seat: str, legal: list[Action]) -> Action | None:
 def _pick_tune(s: State, seat: str, legal: list[Action]) -> Action | None:
     if s.roll is None or s.roll["kind"] == "adventure":
         return None
+    roller = s.roll["roller"]
     tunes = [a for a in legal if a["type"] == "tune"]
-    return max(tunes, key=lambda a: (a["to"] == s.roll["roller"], a["amount"])) if tunes else None
+    return max(tunes, key=lambda a: (a["to"] == roller, a["amount"])) if tunes else None
 
 
 def _pick_post(s: State, seat: str, legal: list[Action]) -> Action | None:
@@ -155,14 +161,20 @@ def _pick_doll(s: State, seat: str, legal: list[Action]) -> Action | None:
     return {"type": "doll", "take": take} if take else None
 
 
-def _first_use(kind: str) -> Any:
+def _pick_absorb(s: State, seat: str, legal: list[Action]) -> Action | None:
+    p = s.prompt_for(seat)
+    assert p is not None
+    return absorb_default(s, p)
+
+
+def _first_use(kind: str) -> Pick:
     def pick(s: State, seat: str, legal: list[Action]) -> Action | None:
         return next((a for a in legal if a["type"] == kind), None)
 
     return pick
 
 
-PICKS = {
+PICKS: dict[str, Pick] = {
     "reaction": lambda s, seat, legal: next((a for a in legal if a["type"] != "pass"), None),
     "move": _pick_move,
     "act": _pick_act,
@@ -170,7 +182,7 @@ PICKS = {
     "tune": _pick_tune,
     "post_roll": _pick_post,
     "doll": _pick_doll,
-    "absorb": lambda s, seat, legal: absorb_default(s, s.prompt_for(seat)),
+    "absorb": _pick_absorb,
     "assist": _first_use("accept"),
     "shield": _first_use("shield"),
     "kiss": _first_use("kiss"),

@@ -16,47 +16,153 @@ prompt, be saved, and resume exactly.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, TypedDict, TypeVar, cast
 
 HERO_TUPLES = ("used",)
 
+# Phase codes, stored as these numbers (renaming them would change every saved state's hash).
+Phase = Literal[1, 2, 3]
+ADVENTURE: Final = 1
+BATTLE: Final = 2
+OVER: Final = 3
 
+# An op: its registered name (rules/flow.py ``op``), then JSON arguments.  Stored in the queue.
+Op = tuple[Any, ...]
+# A decision owed: ``seat``, ``kind`` and the kind's own data (amount, roll, leader, mountain...).
+Prompt = dict[str, Any]
+
+
+class Hero(TypedDict):
+    """A hero's sheet in play (rules/heroes.py ``new_hero``).  The short stored keys stay as they
+    are, since renaming a stored key changes every state hash: ``res`` the resource pool
+    (Magic, Voodoo, Servants...), ``pd``/``fd`` plains/forest danger (the data's
+    ``plains_danger``/``forest_danger``), ``l6`` the Level 6 Strike (R57)."""
+
+    id: str
+    pos: str
+    hp: int
+    max_hp: int
+    res: int
+    max_res: int
+    gold: int
+    exp: int
+    level: int
+    move: int
+    pd: int
+    fd: int
+    combat: int
+    search: int
+    knowledge: int
+    regain: int
+    l6: bool
+    trapped: str | None
+    dead: bool
+    used: tuple[str, ...]
+
+
+class Mountain(TypedDict):
+    """One mountain's tiles: the quest and reward ids with their faces, and the flags (R18)."""
+
+    quest: str
+    reward: str
+    state: str  # hidden | revealed | solved | removed
+    reward_state: str  # hidden | revealed | lost
+    flags: int
+    replenished: bool
+
+
+class RollPart(TypedDict):
+    extra: int  # dice bought with the participant's own points
+    tune: int  # dice the Minstrel's Heroic Tune added
+
+
+class Roll(TypedDict):
+    """The scored roll in progress (rules/rolls.py)."""
+
+    kind: str  # adventure | quest | combat
+    roller: str
+    mountain: str | None
+    quest: str | None
+    order: list[str]
+    parts: dict[str, RollPart]
+    chains: dict[str, list[list[int]]]
+    big_bang: bool
+
+
+class DamageEvent(TypedDict):
+    """The damage event being resolved (stored as ``dmg``; rules/damage.py)."""
+
+    targets: dict[str, int]
+    source: str
+    dragon: int
+    absorb: dict[str, int]
+    asked: list[str]
+
+
+class Movement(TypedDict):
+    """The movement in progress (R1 steps 2–5): dice rolled, dice left to pay steps with."""
+
+    rolled: list[int]
+    dice: list[int]
+    steps: int
+    path: list[str]
+    sixes: int
+
+
+class QuestAttempt(TypedDict):
+    mountain: str
+    leader: str
+    accepted: list[str]
+    revived_before: list[str]
+
+
+class TurnFlags(TypedDict, total=False):
+    """What the current turn has used or owes (stored as ``tflags``; cleared each turn)."""
+
+    extra: bool  # this battle turn is the Werewolf's extra one (R43)
+    take_extra: bool  # ... and he chose to take it
+    dead: bool  # the current hero fell this turn (R25)
+    revived: list[str]  # heroes revived this turn (R23)
+    faith: bool
+    lullaby: bool
+    shielded: bool
+    ninja_rerolled: bool
+
+
+@dataclass(slots=True, eq=False)
 class State:
-    __slots__ = (
-        "seed",
-        "counter",
-        "order",
-        "fang",
-        "lands",
-        "phase",
-        "turn",
-        "current",
-        "trigger",
-        "heroes",
-        "meter",
-        "swords",
-        "razed",
-        "relic",
-        "weapons",
-        "lair_found",
-        "replenished",
-        "mountains",
-        "reserve",
-        "public",
-        "queue",
-        "prompts",
-        "roll",
-        "dmg",
-        "move",
-        "quest",
-        "tflags",
-        "last",
-        "result",
-        "_cache",
-    )
-
-    def __init__(self) -> None:
-        self._cache: dict[Any, Any] = {}
+    seed: str
+    order: tuple[str, ...]
+    fang: bool
+    current: str
+    heroes: dict[str, Hero]
+    counter: int = 0
+    lands: dict[str, str] = field(default_factory=dict)  # Fang site -> land tile, fixed after setup
+    phase: Phase = ADVENTURE
+    turn: int = 0
+    trigger: str | None = None  # the hero who opened the Climactic Battle (R30)
+    meter: int = 0
+    swords: int = 0
+    razed: bool = False
+    relic: bool = False
+    weapons: bool = False
+    lair_found: bool = False
+    replenished: bool = False
+    mountains: dict[str, Mountain] = field(default_factory=dict)
+    reserve: list[str] = field(default_factory=list)
+    public: tuple[str, ...] = ()  # tiles ever seen face up
+    queue: list[Op] = field(default_factory=list)
+    prompts: list[Prompt] = field(default_factory=list)
+    roll: Roll | None = None
+    dmg: DamageEvent | None = None
+    move: Movement | None = None
+    quest: QuestAttempt | None = None
+    tflags: TurnFlags = field(default_factory=TurnFlags)
+    last: dict[str, Any] = field(default_factory=dict)  # last movement, roll, rampage, retaliation
+    result: tuple[str, str] | None = None
+    # Memoised answers about this state (legal lists, movement search); never copied or stored.
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -69,7 +175,7 @@ class State:
         s.turn = self.turn
         s.current = self.current
         s.trigger = self.trigger
-        s.heroes = {k: dict(v) for k, v in self.heroes.items()}
+        s.heroes = {k: v.copy() for k, v in self.heroes.items()}
         s.meter = self.meter
         s.swords = self.swords
         s.razed = self.razed
@@ -77,16 +183,16 @@ class State:
         s.weapons = self.weapons
         s.lair_found = self.lair_found
         s.replenished = self.replenished
-        s.mountains = {k: dict(v) for k, v in self.mountains.items()}
+        s.mountains = {k: v.copy() for k, v in self.mountains.items()}
         s.reserve = list(self.reserve)
         s.public = self.public
         s.queue = list(self.queue)
         s.prompts = list(self.prompts)
         s.roll = copy_json(self.roll) if self.roll is not None else None
         s.dmg = copy_json(self.dmg) if self.dmg is not None else None
-        s.move = dict(self.move) if self.move is not None else None
-        s.quest = dict(self.quest) if self.quest is not None else None
-        s.tflags = dict(self.tflags)
+        s.move = self.move.copy() if self.move is not None else None
+        s.quest = self.quest.copy() if self.quest is not None else None
+        s.tflags = self.tflags.copy()
         s.last = dict(self.last)
         s.result = self.result
         s._cache = {}
@@ -128,46 +234,48 @@ class State:
 
     @staticmethod
     def decode(data: dict[str, Any]) -> State:
-        s = State()
-        s.seed = data["seed"]
-        s.counter = data["counter"]
-        s.order = tuple(data["order"])
-        s.fang = data["fang"]
-        s.lands = dict(data["lands"])
-        s.phase = data["phase"]
-        s.turn = data["turn"]
-        s.current = data["current"]
-        s.trigger = data["trigger"]
-        s.heroes = {}
+        heroes: dict[str, Hero] = {}
         for k, v in data["heroes"].items():
             h = dict(v)
             for key in HERO_TUPLES:
                 h[key] = tuple(h[key])
-            s.heroes[k] = h
-        s.meter = data["meter"]
-        s.swords = data["swords"]
-        s.razed = data["razed"]
-        s.relic = data["relic"]
-        s.weapons = data["weapons"]
-        s.lair_found = data["lair_found"]
-        s.replenished = data["replenished"]
-        s.mountains = {k: dict(v) for k, v in data["mountains"].items()}
-        s.reserve = list(data["reserve"])
-        s.public = tuple(data["public"])
-        s.queue = [tuple(copy_json(x) for x in op) for op in data["queue"]]
-        s.prompts = [copy_json(p) for p in data["prompts"]]
-        s.roll = copy_json(data["roll"])
-        s.dmg = copy_json(data["dmg"])
-        s.move = copy_json(data["move"])
-        s.quest = copy_json(data["quest"])
-        s.tflags = copy_json(data["tflags"])
-        s.last = copy_json(data["last"])
-        s.result = tuple(data["result"]) if data["result"] else None
-        return s
+            heroes[k] = cast(Hero, h)
+        return State(
+            seed=data["seed"],
+            counter=data["counter"],
+            order=tuple(data["order"]),
+            fang=data["fang"],
+            lands=dict(data["lands"]),
+            phase=data["phase"],
+            turn=data["turn"],
+            current=data["current"],
+            trigger=data["trigger"],
+            heroes=heroes,
+            meter=data["meter"],
+            swords=data["swords"],
+            razed=data["razed"],
+            relic=data["relic"],
+            weapons=data["weapons"],
+            lair_found=data["lair_found"],
+            replenished=data["replenished"],
+            mountains={k: cast(Mountain, dict(v)) for k, v in data["mountains"].items()},
+            reserve=list(data["reserve"]),
+            public=tuple(data["public"]),
+            queue=[tuple(copy_json(x) for x in op) for op in data["queue"]],
+            prompts=[copy_json(p) for p in data["prompts"]],
+            roll=copy_json(data["roll"]),
+            dmg=copy_json(data["dmg"]),
+            move=copy_json(data["move"]),
+            quest=copy_json(data["quest"]),
+            tflags=copy_json(data["tflags"]),
+            last=copy_json(data["last"]),
+            result=tuple(data["result"]) if data["result"] else None,
+        )
 
     # -- small helpers used everywhere -----------------------------------------
     @property
-    def n(self) -> int:
+    def hero_count(self) -> int:
+        """Heroes at the table, fallen ones included (the 6+ rules, §8)."""
         return len(self.order)
 
     def living(self) -> list[str]:
@@ -180,20 +288,24 @@ class State:
         return None
 
 
-def copy_json(x: Any) -> Any:
+T = TypeVar("T")
+
+
+def copy_json(x: T) -> T:
     """A deep copy of JSON-shaped data (much faster than copy.deepcopy).
 
     Also what the game hands out is made of: nothing returned by the engine may share a
     mutable part with a state, or a caller's edit would change the game."""
     # Exact types, and no call for the scalars that most values are: this runs in every apply.
-    if type(x) is dict:
-        out = dict(x)
-        for k, v in x.items():
+    d: Any = x  # the checker cannot narrow a type variable by ``type(x) is dict``
+    if type(d) is dict:
+        out = dict(d)
+        for k, v in d.items():
             if type(v) is dict or type(v) is list:
                 out[k] = copy_json(v)
-        return out
-    if type(x) is list:
-        return [copy_json(v) if type(v) is dict or type(v) is list else v for v in x]
+        return cast(T, out)
+    if type(d) is list:
+        return cast(T, [copy_json(v) if type(v) is dict or type(v) is list else v for v in d])
     return x
 
 

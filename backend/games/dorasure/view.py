@@ -45,9 +45,9 @@ from .content import (
 from .rules.dragon import life
 from .rules.flow import PROMPTS
 from .rules.heroes import attr, lycan
-from .state import State, copy_json
+from .state import ADVENTURE, BATTLE, OVER, Hero, Phase, State, copy_json
 
-PHASES = {1: "adventure", 2: "battle", 3: "over"}
+PHASES: dict[Phase, str] = {ADVENTURE: "adventure", BATTLE: "battle", OVER: "over"}
 
 
 def static_info(order: list[str], fang: bool) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def static_info(order: list[str], fang: bool) -> dict[str, Any]:
     )
 
 
-def _hero(s: State, h: dict[str, Any]) -> dict[str, Any]:
+def _hero(s: State, h: Hero) -> dict[str, Any]:
     hid = h["id"]
     return {
         "id": hid,

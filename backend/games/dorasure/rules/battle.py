@@ -58,7 +58,7 @@ def _battle_result(ctx: Ctx) -> None:
 
 
 def dragon_hit(s: State, row: dict[str, Any], tot: int) -> int:
-    d = row.get("dragon", 0)
+    d: int = row.get("dragon", 0)
     h = s.heroes[s.current]
     if h["id"] == GRAND_MASTER and h["l6"] and tot >= 4:
         d = 2  # R57 Level 6 Strike
@@ -151,8 +151,8 @@ def _battle_next(ctx: Ctx) -> None:
         push(s, ("battle_turn", s.current, True))
         return
     i = s.order.index(s.current)
-    for k in range(1, s.n + 1):
-        nxt = s.order[(i + k) % s.n]
+    for k in range(1, s.hero_count + 1):
+        nxt = s.order[(i + k) % s.hero_count]
         if not s.heroes[nxt]["dead"]:
             push(s, ("battle_turn", nxt, False))
             return

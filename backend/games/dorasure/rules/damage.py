@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..state import State
+from ..state import Hero, State
 from .dragon import dragon_damage
 from .flow import Ctx, PromptKind, ask, end_game, op, optional_prompt, pass_action, prompt_kind, push
 from .heroes import name, place_home, points, servants_first, spend_options
@@ -97,7 +97,7 @@ def _dmg_apply(ctx: Ctx) -> None:
     push(s, ("checkpoint", claws))
 
 
-def kill(h: dict[str, Any]) -> None:
+def kill(h: Hero) -> None:
     """R38: a dead hero has 0 Health and 0 resources."""
     h["hp"] = 0
     h["dead"] = True

@@ -47,7 +47,7 @@ def meter_step(ctx: Ctx, why: str) -> list[tuple[Any, ...]]:
         # §2.1 / R29: the final Rampage resolves twice, then the Adventure phase ends.
         return [("rampage", 1), ("rampage", 2), ("phase_end",)]
     ops: list[tuple[Any, ...]] = [("rampage", 0)]
-    if s.meter == REPLENISH_AT and s.n >= LARGE_FROM and not s.replenished:
+    if s.meter == REPLENISH_AT and s.hero_count >= LARGE_FROM and not s.replenished:
         ops.append(("replenish",))  # §8.4 / R59
     return ops
 
@@ -58,7 +58,7 @@ def _six(ctx: Ctx) -> None:
     s = ctx.s
     if s.phase != 1:
         return
-    if s.n < LARGE_FROM:
+    if s.hero_count < LARGE_FROM:
         push(s, *meter_step(ctx, f"a 6 rolled by {name(s.current)}"))
         return
     face = ctx.d6()

@@ -12,19 +12,31 @@ order): an op that needs follow-up work pushes it before returning.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from backend.engine.core import Event
 from backend.engine.rng import Rng
 
-from ..state import State, copy_json
+from ..state import Op, State, copy_json
 
-Op = tuple[Any, ...]
+T = TypeVar("T")
 
 
-def new_rng(seed_hex: str, counter: int) -> Any:
+class Dice(Protocol):
+    """What the rules draw from: the engine's Rng in play, a script of faces in tests."""
+
+    counter: int
+
+    def d6(self) -> int: ...
+
+    def below(self, n: int) -> int: ...
+
+    def shuffled(self, items: Sequence[T]) -> list[T]: ...
+
+
+def new_rng(seed_hex: str, counter: int) -> Dice:
     """The dice source of one apply.  Tests replace this factory to script dice;
     play always uses the seeded Rng carried in the state."""
     return Rng(seed_hex, counter)

@@ -8,7 +8,7 @@ numbers live here; powers that open a decision live with the rule they touch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ..content import (
     CHARTS,
@@ -24,12 +24,12 @@ from ..content import (
     TERRAINS,
     WOLF_ICONS,
 )
-from ..state import State
+from ..state import Hero, State
 from .flow import Ctx
 
-Hero = dict[str, Any]
-
-GROWTH_KEYS = {
+Attribute = Literal["combat", "search", "knowledge"]
+# Growth-list entries that raise one number, and the sheet key each raises (stored keys: Hero).
+GROWTH_KEYS: dict[str, Literal["combat", "search", "knowledge", "pd", "fd"]] = {
     "combat": "combat",
     "search": "search",
     "knowledge": "knowledge",
@@ -80,7 +80,7 @@ def lycan(h: Hero) -> bool:
     return h["id"] == "werewolf" and h["exp"] in WOLF_ICONS
 
 
-def attr(h: Hero, name: str) -> int:
+def attr(h: Hero, name: Attribute) -> int:
     """Current Combat/Search/Knowledge with Lycanthropy and Thirst (floors at 0)."""
     v = h[name]
     if h["id"] == "werewolf" and h["exp"] in WOLF_ICONS:
@@ -123,11 +123,14 @@ def node_class(s: State, node: str) -> str:
 
 def level_for(hid: str, exp: int) -> int:
     track = EXP["grand_master"] if hid == GRAND_MASTER else EXP["standard"]
-    return min(track["max_level"], 1 + exp // track["per_level"])
+    top: int = track["max_level"]
+    per: int = track["per_level"]
+    return min(top, 1 + exp // per)
 
 
 def exp_cap(hid: str) -> int:
-    return EXP["grand_master"]["cap"] if hid == GRAND_MASTER else EXP["standard"]["cap"]
+    cap: int = EXP["grand_master"]["cap"] if hid == GRAND_MASTER else EXP["standard"]["cap"]
+    return cap
 
 
 def gain_exp(ctx: Ctx, h: Hero, n: int, why: str) -> None:
@@ -265,7 +268,8 @@ def mark_used(h: Hero, power: str) -> None:
 
 
 def name(hid: str) -> str:
-    return HEROES[hid]["name"]
+    shown: str = HEROES[hid]["name"]
+    return shown
 
 
 # -- Who stands with whom ---------------------------------------------------------

@@ -84,7 +84,8 @@ def explore(s: State, hid: str) -> dict[str, Any]:
     """
     key = ("explore", hid)
     if key in s._cache:
-        return s._cache[key]
+        cached: dict[str, Any] = s._cache[key]
+        return cached
     mv = s.move
     assert mv is not None
     here = s.heroes[hid]["pos"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content import GRAND_MASTER, QUESTS
-from ..state import State
+from ..state import Hero, State
 from .dice import continue_chain, ones, pool_score, roll_pool
 from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
 from .heroes import mark_used, name, pay, points, pool_base, spend_options, used
@@ -43,7 +43,7 @@ def start_roll(
     push(s, ("roll_pre",), ("roll_tune",), ("roll_throw",), ("roll_post",), then)
 
 
-def _elixir_ok(s: State, h: dict[str, Any], kind: str) -> bool:
+def _elixir_ok(s: State, h: Hero, kind: str) -> bool:
     return (
         h["id"] == GRAND_MASTER
         and kind == "combat"
@@ -53,11 +53,11 @@ def _elixir_ok(s: State, h: dict[str, Any], kind: str) -> bool:
     )
 
 
-def _gust_ok(s: State, h: dict[str, Any], kind: str) -> bool:
+def _gust_ok(s: State, h: Hero, kind: str) -> bool:
     return h["id"] == "samurai" and kind == "combat" and s.relic and h["res"] >= 1
 
 
-def _big_bang_ok(s: State, h: dict[str, Any], kind: str) -> bool:
+def _big_bang_ok(s: State, h: Hero, kind: str) -> bool:
     return h["id"] == "magician" and kind == "combat" and s.relic and h["res"] >= 5
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..content import GRAND_MASTER, HEROES, MOUNTAIN_SIDES, MOUNTAINS, NODE_MOUNTAINS, QUESTS, SPACES
+from ..content import GRAND_MASTER, HEROES, MOUNTAIN_SIDES, MOUNTAINS, NODE_MOUNTAINS, QUESTS, mountain_name
 from ..state import State
 from .adventure import adventure_ok, do_adventure, do_gather, do_rest, rest_amount
 from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
@@ -151,8 +151,9 @@ def forced_rule(s: State, hid: str) -> tuple[str, str] | None:
     Said for every other action he asks for, and in his prompt: the forcing rule is the one that
     forbids them, even where the action would otherwise be legal (a rest in Hollowmere)."""
     why = forced(s, hid)
-    if why == "trapped":
-        where = SPACES[s.heroes[hid]["trapped"]]["name"]
+    trap = s.heroes[hid]["trapped"]
+    if trap is not None:
+        where = mountain_name(trap)
         return "trapped", (
             f"{name(hid)} is trapped in the labyrinth of {where}: the action must be Do a Quest there, "
             "with any invitees beside it (R20)."
@@ -178,8 +179,8 @@ def legal_acts(s: State, hid: str) -> list[dict[str, Any]]:
     h = s.heroes[hid]
     why = forced(s, hid)
     out: list[dict[str, Any]] = []
-    if why == "trapped":
-        m = h["trapped"]
+    m = h["trapped"]
+    if m is not None:
         return [{"type": "quest", "mountain": m, "invite": inv} for inv in invite_sets(s, hid, m)]
     if adventure_ok(s, hid):
         out.append({"type": "adventure"})
@@ -246,7 +247,7 @@ def _turn_end(ctx: Ctx) -> None:
     if not s.tflags.get("dead") and hid == "minstrel" and beside_ally(s, hid):
         gain_res(ctx, s.heroes[hid], 1, "Hero's Song")
     i = s.order.index(hid)
-    begin_turn(s, s.order[(i + 1) % s.n])
+    begin_turn(s, s.order[(i + 1) % s.hero_count])
 
 
 @op("phase_end")
