@@ -1,6 +1,6 @@
 // The table's past for a page that arrives late (a reload, a new spectator, a reconnect the
 // server could not fill with `missed`): after each welcome, ask for the pages of history the
-// log lacks, newest page first, until the log reaches back to the first action. The server
+// log lacks, newest page first, until the log reaches back to the setup (seq 0). The server
 // sends each seat exactly the events it was sent live (docs/protocol.md v1.5).
 
 export class HistoryLoader {
@@ -25,7 +25,7 @@ export class HistoryLoader {
 
   askBelow(upto) {
     const gap = this.log.missingBelow(upto);
-    if (!gap) {
+    if (gap < 0) {
       this.complete = true;
       return;
     }
@@ -40,6 +40,7 @@ export class HistoryLoader {
     this.asked = null;
     const entries = Array.isArray(msg.entries) ? msg.entries : [];
     this.onPage(entries, { complete: Boolean(msg.complete) });
+    // The page that reaches the start ends the asking, whether or not it began with seq 0 (the setup).
     if (msg.complete || !entries.length) this.complete = true;
     else this.askBelow(entries[0].seq - 1);
   }

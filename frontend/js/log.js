@@ -63,10 +63,10 @@ export class GameLog {
     return this.seqs.has(seq);
   }
 
-  /** The highest seq up to `upto` the log does not hold (0 when it holds them all). */
+  /** The highest seq up to `upto` the log does not hold, seq 0 (the setup) included; -1 when it holds them all. */
   missingBelow(upto) {
-    for (let s = upto; s > 0; s -= 1) if (!this.seqs.has(s)) return s;
-    return 0;
+    for (let s = upto; s >= 0; s -= 1) if (!this.seqs.has(s)) return s;
+    return -1;
   }
 
   /** Add one update's events under its seq, in seq order (a seq already shown is skipped). */
@@ -88,7 +88,7 @@ export class GameLog {
         })
         .filter(Boolean);
       if (!lines.length) continue;
-      const who = by ? `${auto ? "answered by default for" : "by"} ${this.byName(by)}` : "";
+      const who = by ? `${auto ? "answered by default for" : "by"} ${this.byName(by)}` : seq === 0 ? "the setup" : "";
       groups.push(
         h(
           "div.log-group",
