@@ -7,15 +7,17 @@ could be in, so validating stays cheap).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from backend.engine.core import Action, IllegalAction, Transition
 
 from .board import BOARD
-from .catalog import HEROES, MONSTERS, TIE_RANK, ZORKAL_STATS
+from .catalog import HEROES, MONSTERS, ZORKAL_STATS
 from .rules import cards, combat, movement, summoning, treasure, turns
-from .rules.turns import KEEPER
-from .state import ZORKAL, State, Work, cell_name, hand_over, reader, xy
+from .rules.reach import heroes_adjacent
+from .rules.turns import HERO_PHASES, KEEPER
+from .state import ZORKAL, MonsterState, State, Work, ZorkalState, cell_name, hand_over, placed, reader, xy
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -73,7 +75,7 @@ def to_act(s: State) -> frozenset[str]:
     w = reader(s)
     found = w.memo.get("to_act")
     if found is None:
-        if phase == "K4P":
+        if phase == turns.PARRIES:
             seats = turns.parry_seats(w)
         else:
             seats = turns.hero_phase_seats(w) + [o for o in s["done"] if turns.may_take_back(w, o)]
@@ -85,178 +87,246 @@ def _may_surrender(s: State) -> bool:
     return bool(s["options"].get("allow_surrender", True))
 
 
+# ---------------------------------------------------------------------------------------
+# The listed actions: one generator per step, looked up by phase (``STEPS``), after what every
+# Keeper step or every hero step lists first.  A generator gets the read-only Work, the seat,
+# ``only`` (one action type, when validating: the others are not built) and ``focus`` (one
+# hero or creature, likewise).  Order matters: the steered simulator draws by position.
+
+Step = Callable[[Work, str, "str | None", "str | None"], list[Action]]
+
+
+def _wants(only: str | None, kind: str) -> bool:
+    return only is None or only == kind
+
+
 def legal(s: State, seat: str, only: str | None = None, hero: str | None = None) -> list[Action]:
     """The listed actions of ``seat`` (restricted to one type / hero when validating)."""
     if seat not in to_act(s):
         return []
     w = reader(s)
-    out: list[Action] = []
-
-    def want(t: str) -> bool:
-        return only is None or only == t
-
     if s["surrender"] is not None:
-        if want("surrender_vote"):
-            out += [{"type": "surrender_vote", "accept": True}, {"type": "surrender_vote", "accept": False}]
-        return out
+        return _surrender_votes(only)
     if s["prompt"] is not None:
-        if want("place_monster"):
-            out += [{"type": "place_monster", "to": xy(c)} for c in s["prompt"]["cells"]]
-        if want("surrender") and _may_surrender(s):
-            out.append({"type": "surrender"})
-        return out
+        return _hidden_monster(s, only)
     phase = s["phase"]
+    out: list[Action] = []
     if seat == KEEPER:
-        if want("done"):
+        # Every Keeper step may be ended or surrendered.
+        if _wants(only, "done"):
             out.append({"type": "done"})
-        if want("surrender") and _may_surrender(s):
+        if _wants(only, "surrender") and _may_surrender(s):
             out.append({"type": "surrender"})
-        if phase == "K1":
-            if want("level_zorkal") and _zorkal_level_cost(s) is not None:
-                out.append({"type": "level_zorkal"})
-            if want("play_ritual"):
-                out += [{"type": "play_ritual", "card": c} for c in cards.ritual_options(w)]
-        elif phase == "K2":
-            if want("summon") or want("summon_strong"):
-                for mtype, cell in summoning.summon_options(w):
-                    if mtype is None:
-                        if want("summon_strong"):
-                            out.append({"type": "summon_strong", "to": xy(cell)})
-                    elif want("summon"):
-                        out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
-        elif phase == "K3":
-            bats, moves = want("bat_form"), want("move")
-            monsters = (
-                s["monsters"]
-                if hero is None
-                else {hero: s["monsters"][hero]}
-                if hero in s["monsters"]
-                else {}
-            )
-            blocked, gate = w.blocked_bits(), bool(s["gate"])
-            for mid, m in monsters.items():
-                if bats and not m["moved"] and turns.can_bat(m):
-                    out.append({"type": "bat_form", "figure": mid})
-                mv = m["mv"]
-                if moves and mv > 0:
-                    # ``_creature_moves``'s reuse test, inlined: this loop is the hot spot.
-                    f = _MOVES.get(mid)
-                    if (
-                        f is not None
-                        and f[0] == m["cell"]
-                        and f[1] == mv
-                        and f[2] == gate
-                        and blocked & f[3] == f[4]
-                    ):
-                        out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in f[5]]
-                    else:
-                        out += _creature_moves(w, mid, m["cell"], mv)
-            z = s["zorkal"]
-            if moves and (hero is None or hero == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
-                out += _creature_moves(w, ZORKAL, z["cell"], z["mv"])
-        elif phase == "K4" and want("attack"):
-            out += [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w, hero)]
-        return out
-    # Hero seats.
-    if phase == "K4P":
-        if want("done"):
+    elif phase in HERO_PHASES:
+        if seat in s["done"]:
+            # Content 5.8: this seat has sent *done*; all it may do is take it back.
+            return [{"type": "take_back_done"}] if _wants(only, "take_back_done") else []
+        if _wants(only, "done"):
             out.append({"type": "done"})
-        if want("parry"):
-            for indices in turns.parry_choices(w, seat).values():
-                out += [{"type": "parry", "attack": i} for i in indices]
-        return out
-    if seat in s["done"]:
-        # Content 5.8: this seat has sent *done*; all it may do is take it back.
-        if want("take_back_done"):
-            out.append({"type": "take_back_done"})
-        return out
-    if want("done"):
-        out.append({"type": "done"})
-    if want("propose_surrender") and _may_surrender(s):
-        out.append({"type": "propose_surrender"})
-    mine = [h for h in w.seat_heroes_on_board(seat) if hero is None or h == hero]
-    if phase == "H1":
-        if want("play_blessing"):
-            out += [
-                {"type": "play_blessing", "card": c, "hero": h}
-                for c, h in cards.blessing_options(w, seat)
-                if h in mine
-            ]
-    elif phase == "H2":
-        for hid in mine:
-            h = s["heroes"][hid]
-            if want("move"):
-                # ``w`` is the shared read-only Work of this state: validating several moves of
-                # one hero walks once.
-                dests = w.memo.get(("dest", hid))
-                if dests is None:
-                    dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
-                out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(dests)]
-            if want("pick_up"):
-                out += [
-                    {"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)
-                ]
-            carried = treasure.carried(w, hid)
-            if want("drop"):
-                out += [{"type": "drop", "hero": hid, "artifact": a} for a in carried]
-            if want("give") and (carried or h["cards"]):
-                for other in w.on_board_heroes():
-                    if other != hid and _heroes_adjacent(w, hid, other):
-                        out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
-                        out += [
-                            {"type": "give", "hero": hid, "to": other, "card": c}
-                            for c in sorted(set(h["cards"]))
-                        ]
-            if want("discard"):
-                out += [{"type": "discard", "hero": hid, "card": c} for c in sorted(set(h["cards"]))]
-            if want("use_item"):
-                out += treasure.item_uses(w, hid)
-    elif phase == "H3":
-        for hid in mine:
-            if want("attack"):
-                out += [
-                    {"type": "attack", "hero": hid, "with": a, "target": c}
-                    for a, c in combat.hero_targets(w, hid)
-                ]
-            if want("use_item"):
-                out += treasure.item_uses(w, hid)
+        if _wants(only, "propose_surrender") and _may_surrender(s):
+            out.append({"type": "propose_surrender"})
+    out += STEPS[phase](w, seat, only, hero)
     return out
 
 
-def _creature_moves(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
+def _surrender_votes(only: str | None) -> list[Action]:
+    if not _wants(only, "surrender_vote"):
+        return []
+    return [{"type": "surrender_vote", "accept": True}, {"type": "surrender_vote", "accept": False}]
+
+
+def _hidden_monster(s: State, only: str | None) -> list[Action]:
+    """The Keeper places the monster a treasure card hid (content 4.3), or surrenders."""
+    prompt = s["prompt"]
+    assert prompt is not None
+    out: list[Action] = []
+    if _wants(only, "place_monster"):
+        out += [{"type": "place_monster", "to": xy(c)} for c in prompt["cells"]]
+    if _wants(only, "surrender") and _may_surrender(s):
+        out.append({"type": "surrender"})
+    return out
+
+
+def _blood_step(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    out: list[Action] = []
+    if _wants(only, "level_zorkal") and _zorkal_level_cost(w.s) is not None:
+        out.append({"type": "level_zorkal"})
+    if _wants(only, "play_ritual"):
+        out += cards.ritual_actions(w)
+    return out
+
+
+def _summoning(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    weak, strong = _wants(only, "summon"), _wants(only, "summon_strong")
+    out: list[Action] = []
+    if weak or strong:
+        for mtype, cell in summoning.summon_options(w):
+            if mtype is None:
+                if strong:
+                    out.append({"type": "summon_strong", "to": xy(cell)})
+            elif weak:
+                out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
+    return out
+
+
+def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    s = w.s
+    bats, moves = _wants(only, "bat_form"), _wants(only, "move")
+    all_monsters = s["monsters"]
+    if focus is None:
+        monsters = all_monsters
+    else:
+        monsters = {focus: all_monsters[focus]} if focus in all_monsters else {}
+    blocked, gate = w.blocked_bits(), bool(s["gate"])
+    out: list[Action] = []
+    for mid, m in monsters.items():
+        if bats and not m["moved"] and turns.can_bat(m):
+            out.append({"type": "bat_form", "figure": mid})
+        mv = m["mv"]
+        if moves and mv > 0:
+            # ``_creature_paths``'s reuse test, inlined: this loop is the hot spot.
+            f = _WALKS.get(mid)
+            if (
+                f is not None
+                and f.cell == m["cell"]
+                and f.budget == mv
+                and f.gate == gate
+                and blocked & f.looked == f.snapshot
+            ):
+                out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in f.dests]
+            else:
+                out += _creature_paths(w, mid, m["cell"], mv)
+    z = s["zorkal"]
+    if moves and (focus is None or focus == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
+        out += _creature_paths(w, ZORKAL, z["cell"], z["mv"])
+    return out
+
+
+def _declarations(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    if not _wants(only, "attack"):
+        return []
+    return [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w, focus)]
+
+
+def _parries(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    out: list[Action] = []
+    if _wants(only, "done"):
+        out.append({"type": "done"})
+    if _wants(only, "parry"):
+        for indices in turns.parry_choices(w, seat).values():
+            out += [{"type": "parry", "attack": i} for i in indices]
+    return out
+
+
+def _mine(w: Work, seat: str, focus: str | None) -> list[str]:
+    """The seat's heroes on the board (only ``focus`` when validating one hero's action)."""
+    return [h for h in w.seat_heroes_on_board(seat) if focus is None or h == focus]
+
+
+def _blessings(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    if not _wants(only, "play_blessing"):
+        return []
+    return cards.blessing_actions(w, seat, _mine(w, seat, focus))
+
+
+def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    s = w.s
+    out: list[Action] = []
+    for hid in _mine(w, seat, focus):
+        h = s["heroes"][hid]
+        if _wants(only, "move"):
+            out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(_destinations(w, hid))]
+        if _wants(only, "pick_up"):
+            out += [{"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)]
+        carried = treasure.carried(w, hid)
+        if _wants(only, "drop"):
+            out += [{"type": "drop", "hero": hid, "artifact": a} for a in carried]
+        if _wants(only, "give") and (carried or h["cards"]):
+            for other in w.on_board_heroes():
+                if other != hid and heroes_adjacent(placed(h["cell"]), placed(s["heroes"][other]["cell"])):
+                    out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
+                    out += [
+                        {"type": "give", "hero": hid, "to": other, "card": c} for c in sorted(set(h["cards"]))
+                    ]
+        if _wants(only, "discard"):
+            out += [{"type": "discard", "hero": hid, "card": c} for c in sorted(set(h["cards"]))]
+        if _wants(only, "use_item"):
+            out += treasure.item_uses(w, hid)
+    return out
+
+
+def _hero_attacks(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
+    out: list[Action] = []
+    for hid in _mine(w, seat, focus):
+        if _wants(only, "attack"):
+            out += [
+                {"type": "attack", "hero": hid, "with": a, "target": c}
+                for a, c in combat.hero_targets(w, hid)
+            ]
+        if _wants(only, "use_item"):
+            out += treasure.item_uses(w, hid)
+    return out
+
+
+STEPS: dict[str, Step] = {
+    turns.BLOOD_STEP: _blood_step,
+    turns.SUMMONING: _summoning,
+    turns.MONSTER_MOVES: _creature_moves,
+    turns.DECLARATIONS: _declarations,
+    turns.PARRIES: _parries,
+    turns.BLESSINGS: _blessings,
+    turns.HERO_MOVES: _hero_moves,
+    turns.HERO_ATTACKS: _hero_attacks,
+}
+
+
+def _destinations(w: Work, hid: str) -> dict[int, int]:
+    """The hero's destinations (cell -> steps), kept with the state's read-only Work: validating
+    several moves of one hero walks once."""
+    dests: dict[int, int] | None = w.memo.get(("dest", hid))
+    if dests is None:
+        dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
+    return dests
+
+
+def _creature_paths(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
     """The creature's move actions.  The Keeper's movement list is the longest the game has and
     is rebuilt after every move, while most creatures' walks do not change: each creature's last
     destinations are kept with what its walk depended on (``creature_walk``) and reused while
     that holds.  The actions themselves are new at every call: they leave the engine, and a
     caller's edit must not reach the next list."""
     gate = bool(w.s["gate"])
-    found = _MOVES.get(cid)
+    found = _WALKS.get(cid)
     if (
         found is not None
-        and found[0] == cell
-        and found[1] == budget
-        and found[2] == gate
-        and w.blocked_bits() & found[3] == found[4]
+        and found.cell == cell
+        and found.budget == budget
+        and found.gate == gate
+        and w.blocked_bits() & found.looked == found.snapshot
     ):
-        cells = found[5]
+        cells = found.dests
     else:
         looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
         width = BOARD.width
         cells = tuple((c % width, c // width) for c in sorted(dests))
-        if len(_MOVES) > 4000:
-            _MOVES.clear()
-        _MOVES[cid] = (cell, budget, gate, looked, snapshot, cells)
+        if len(_WALKS) > 4000:
+            _WALKS.clear()
+        _WALKS[cid] = _Walk(cell, budget, gate, looked, snapshot, cells)
     return [{"type": "move", "figure": cid, "to": [x, y]} for x, y in cells]
 
 
-# creature id -> (cell, budget, gate, cells looked at, their blocked bits, destinations (x, y))
-_MOVES: dict[str, tuple[int, int, bool, int, int, tuple[tuple[int, int], ...]]] = {}
+class _Walk(NamedTuple):
+    """A creature's last walk and what it depended on."""
+
+    cell: int
+    budget: int
+    gate: bool
+    looked: int  # the cells the walk looked at, one bit each
+    snapshot: int  # their blocked bits then
+    dests: tuple[tuple[int, int], ...]  # (x, y)
 
 
-def _heroes_adjacent(w: Work, a: str, b: str) -> bool:
-    from .rules.reach import heroes_adjacent
-
-    return heroes_adjacent(w.s["heroes"][a]["cell"], w.s["heroes"][b]["cell"])
+_WALKS: dict[str, _Walk] = {}
 
 
 def _zorkal_level_cost(s: State) -> int | None:
@@ -318,8 +388,13 @@ def _listed_move(s: State, seat: str, action: Action) -> bool:
     w = reader(s)
     if seat == KEEPER:
         cid = action.get("figure")
-        if s["phase"] != "K3" or action.keys() != {"type", "figure", "to"} or not isinstance(cid, str):
+        if (
+            s["phase"] != turns.MONSTER_MOVES
+            or action.keys() != {"type", "figure", "to"}
+            or not isinstance(cid, str)
+        ):
             return False
+        fig: ZorkalState | MonsterState | None
         if cid == ZORKAL:
             fig = s["zorkal"] if w.zorkal_active() else None
         else:
@@ -328,14 +403,11 @@ def _listed_move(s: State, seat: str, action: Action) -> bool:
             return False
         return cell in movement.creature_destinations(w, cid, fig["cell"], fig["mv"])
     hid = action.get("hero")
-    if s["phase"] != "H2" or action.keys() != {"type", "hero", "to"} or seat in s["done"]:
+    if s["phase"] != turns.HERO_MOVES or action.keys() != {"type", "hero", "to"} or seat in s["done"]:
         return False
     if not isinstance(hid, str) or hid not in s["seats"][seat] or s["heroes"][hid]["cell"] is None:
         return False
-    dests = w.memo.get(("dest", hid))
-    if dests is None:
-        dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
-    return cell in dests
+    return cell in _destinations(w, hid)
 
 
 def _waiting_for(s: State) -> str:
@@ -352,7 +424,7 @@ def apply(s: State, seat: str, action: Any) -> Transition[State]:
     before = reader(s)
     w.adopt_caches(before)  # same figures, same cells: the occupancy map carries over
     w.memo = dict(before.memo)  # what validating found (a hero's destinations), read first thing
-    _do(w, seat, action)
+    _perform(w, seat, action)
     limit = w.s["options"].get("phase_action_limit")
     if limit is not None and w.s["outcome"] is None and action["type"] != "done":
         _count_command(w, seat, limit)
@@ -376,120 +448,159 @@ def _count_command(w: Work, seat: str, limit: int) -> None:
         turns.end_keeper_phase(w)
     elif seat != KEEPER and phase in turns.HERO_PHASES and seat not in s["done"]:
         s["done"].append(seat)
-    elif seat != KEEPER and phase == "K4P" and seat not in s["done"]:
+    elif seat != KEEPER and phase == turns.PARRIES and seat not in s["done"]:
         turns.finish_parries(w, seat)
 
 
-def _do(w: Work, seat: str, a: Action) -> None:
+def _perform(w: Work, seat: str, a: Action) -> None:
+    HANDLERS[a["type"]](w, seat, a)  # check() refuses every other type before we get here
+
+
+def _surrender(w: Work, seat: str, a: Action) -> None:
+    w.emit("surrender", "The Keeper surrenders.", seat=seat)
+    combat.finish(w, "heroes_win", "surrender")
+
+
+def _propose_surrender(w: Work, seat: str, a: Action) -> None:
     s = w.s
-    kind = a["type"]
-    if kind == "surrender":
-        w.emit("surrender", "The Keeper surrenders.", seat=seat)
-        combat.finish(w, "heroes_win", "surrender")
-    elif kind == "propose_surrender":
-        voters = [o for o in s["seats"] if o != seat and any(s["heroes"][h]["alive"] for h in s["seats"][o])]
-        w.emit("surrender_proposed", f"{seat} proposes that the heroes surrender.", seat=seat)
-        if not voters:
-            combat.finish(w, "keeper_wins", "surrender")
-        else:
-            s["surrender"] = {"by": seat, "voters": voters, "accepted": []}
-    elif kind == "surrender_vote":
-        sur = s["surrender"]
-        if a["accept"]:
-            sur["accepted"].append(seat)
-            w.emit("surrender_vote", f"{seat} accepts the surrender.", seat=seat, accept=True)
-            if set(sur["accepted"]) >= set(sur["voters"]):
-                s["surrender"] = None
-                combat.finish(w, "keeper_wins", "surrender")
-        else:
+    voters = [o for o in s["seats"] if o != seat and any(s["heroes"][h]["alive"] for h in s["seats"][o])]
+    w.emit("surrender_proposed", f"{seat} proposes that the heroes surrender.", seat=seat)
+    if not voters:
+        combat.finish(w, "keeper_wins", "surrender")
+    else:
+        s["surrender"] = {"by": seat, "voters": voters, "accepted": []}
+
+
+def _surrender_vote(w: Work, seat: str, a: Action) -> None:
+    s = w.s
+    sur = s["surrender"]
+    assert sur is not None
+    if a["accept"]:
+        sur["accepted"].append(seat)
+        w.emit("surrender_vote", f"{seat} accepts the surrender.", seat=seat, accept=True)
+        if set(sur["accepted"]) >= set(sur["voters"]):
             s["surrender"] = None
-            w.emit("surrender_vote", f"{seat} refuses: the heroes fight on.", seat=seat, accept=False)
-    elif kind == "done":
-        _done(w, seat)
-    elif kind == "take_back_done":
-        s["done"].remove(seat)
-        key = turns.TAKE_BACKS + seat
-        s["cmds"][key] = s["cmds"].get(key, 0) + 1
-        w.emit(
-            "seat_resumes",
-            f"{seat} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",
-            seat=seat,
-            phase=s["phase"],
-        )
-    elif kind == "level_zorkal":
-        z = s["zorkal"]
-        cost = _zorkal_level_cost(s)
-        assert cost is not None
-        s["blood"] -= cost
-        z["level"] += 1
-        z["life"] += 1  # max life and current life each +1 (content 2.4)
-        w.emit(
-            "zorkal_level",
-            f"The Keeper pays {cost} Blood Drops: Zorkal reaches level {z['level']}.",
-            level=z["level"],
-            cost=cost,
-        )
-    elif kind == "play_ritual":
-        cards.play_ritual(w, a)
-    elif kind == "summon":
-        summoning.summon(w, a["monster"], BOARD.idx(*a["to"]))
-    elif kind == "summon_strong":
-        summoning.summon(w, None, BOARD.idx(*a["to"]))
-    elif kind == "move" and seat == KEEPER:
+            combat.finish(w, "keeper_wins", "surrender")
+    else:
+        s["surrender"] = None
+        w.emit("surrender_vote", f"{seat} refuses: the heroes fight on.", seat=seat, accept=False)
+
+
+def _take_back_done(w: Work, seat: str, a: Action) -> None:
+    s = w.s
+    s["done"].remove(seat)
+    key = turns.TAKE_BACKS + seat
+    s["cmds"][key] = s["cmds"].get(key, 0) + 1
+    w.emit(
+        "seat_resumes",
+        f"{seat} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",
+        seat=seat,
+        phase=s["phase"],
+    )
+
+
+def _level_zorkal(w: Work, seat: str, a: Action) -> None:
+    s = w.s
+    z = s["zorkal"]
+    cost = _zorkal_level_cost(s)
+    assert cost is not None
+    s["blood"] -= cost
+    z["level"] += 1
+    z["life"] += 1  # max life and current life each +1 (content 2.4)
+    w.emit(
+        "zorkal_level",
+        f"The Keeper pays {cost} Blood Drops: Zorkal reaches level {z['level']}.",
+        level=z["level"],
+        cost=cost,
+    )
+
+
+def _play_ritual(w: Work, seat: str, a: Action) -> None:
+    cards.play_ritual(w, a)
+
+
+def _summon(w: Work, seat: str, a: Action) -> None:
+    summoning.summon(w, a["monster"], BOARD.idx(*a["to"]))
+
+
+def _summon_strong(w: Work, seat: str, a: Action) -> None:
+    summoning.summon(w, None, BOARD.idx(*a["to"]))
+
+
+def _move(w: Work, seat: str, a: Action) -> None:
+    if seat == KEEPER:
         _creature_move(w, a["figure"], BOARD.idx(*a["to"]))
-    elif kind == "bat_form":
-        m = w.monster(a["figure"])
-        m["bat"] = True
-        m["mv"] = MONSTERS[m["type"]]["bat_move"]
-        w.emit(
-            "bat_form",
-            f"The vampire at {cell_name(m['cell'])} takes bat form (Move 12, no attack).",
-            monster=a["figure"],
-        )
-    elif kind == "attack" and seat == KEEPER:
-        _declare(w, a["figure"], a["target"])
-    elif kind == "parry":
-        turns.parry(w, seat, a["attack"])
-    elif kind == "place_monster":
-        prompt = s["prompt"]
-        s["prompt"] = None
-        summoning.place_monster(
-            w, prompt["monster"], BOARD.idx(*a["to"]), keeper_turn=False, why="hidden in the treasure"
-        )
-    elif kind == "play_blessing":
-        cards.play_blessing(w, seat, a)
-    elif kind == "move":
+    else:
         _hero_move(w, a["hero"], BOARD.idx(*a["to"]))
-    elif kind == "pick_up":
-        treasure.pick_up(w, a["hero"], a["artifact"])
-    elif kind == "drop":
-        treasure.drop(w, a["hero"], a["artifact"])
-    elif kind == "give":
-        _give(w, a)
-    elif kind == "discard":
-        s["heroes"][a["hero"]]["cards"].remove(a["card"])
-        s["treasure_discard"].append(a["card"])
-        w.emit(
-            "card_discarded",
-            f"{HEROES[a['hero']]['name']} discards an item card.",
-            hero=a["hero"],
-            card=a["card"],
-        )
-    elif kind == "use_item":
-        treasure.use_item(w, a)
-    elif kind == "attack":
+
+
+def _bat_form(w: Work, seat: str, a: Action) -> None:
+    m = w.monster(a["figure"])
+    m["bat"] = True
+    m["mv"] = MONSTERS[m["type"]]["bat_move"]
+    w.emit(
+        "bat_form",
+        f"The vampire at {cell_name(m['cell'])} takes bat form (Move 12, no attack).",
+        monster=a["figure"],
+    )
+
+
+def _attack(w: Work, seat: str, a: Action) -> None:
+    if seat == KEEPER:
+        _declare(w, a["figure"], a["target"])
+    else:
         combat.hero_attack(w, a["hero"], a["with"], a["target"])
         combat.check_deaths(w)
-    else:  # check() refuses every other type before we get here
-        raise AssertionError(kind)
 
 
-def _done(w: Work, seat: str) -> None:
+def _parry(w: Work, seat: str, a: Action) -> None:
+    turns.parry(w, seat, a["attack"])
+
+
+def _place_monster(w: Work, seat: str, a: Action) -> None:
+    s = w.s
+    prompt = s["prompt"]
+    assert prompt is not None
+    s["prompt"] = None
+    summoning.place_monster(
+        w, prompt["monster"], BOARD.idx(*a["to"]), keeper_turn=False, why="hidden in the treasure"
+    )
+
+
+def _play_blessing(w: Work, seat: str, a: Action) -> None:
+    cards.play_blessing(w, seat, a)
+
+
+def _pick_up(w: Work, seat: str, a: Action) -> None:
+    treasure.pick_up(w, a["hero"], a["artifact"])
+
+
+def _drop(w: Work, seat: str, a: Action) -> None:
+    treasure.drop(w, a["hero"], a["artifact"])
+
+
+def _discard(w: Work, seat: str, a: Action) -> None:
+    s = w.s
+    s["heroes"][a["hero"]]["cards"].remove(a["card"])
+    s["treasure_discard"].append(a["card"])
+    w.emit(
+        "card_discarded",
+        f"{HEROES[a['hero']]['name']} discards an item card.",
+        hero=a["hero"],
+        card=a["card"],
+    )
+
+
+def _use_item(w: Work, seat: str, a: Action) -> None:
+    treasure.use_item(w, a)
+
+
+def _done(w: Work, seat: str, a: Action) -> None:
     s = w.s
     phase = s["phase"]
     if seat == KEEPER:
         turns.end_keeper_phase(w)
-    elif phase == "K4P":
+    elif phase == turns.PARRIES:
         turns.finish_parries(w, seat)
     else:
         s["done"].append(seat)
@@ -498,13 +609,13 @@ def _done(w: Work, seat: str) -> None:
 
 def _creature_move(w: Work, cid: str, to: int) -> None:
     s = w.s
-    fig = s["zorkal"] if cid == ZORKAL else w.monster(cid)
+    fig: ZorkalState | MonsterState = s["zorkal"] if cid == ZORKAL else w.monster(cid)
     cost = movement.creature_destinations(w, cid, fig["cell"], fig["mv"])[to]
     w.relocate(cid, fig["cell"], to)
     fig["cell"] = to
     fig["mv"] -= cost
     if cid != ZORKAL:
-        fig["moved"] = True
+        w.monster(cid)["moved"] = True  # the dict ``fig`` is (this Work owns it now)
     w.emit(
         "creature_move",
         f"{w.creature_name(cid).capitalize()} moves to {cell_name(to)}.",
@@ -531,8 +642,7 @@ def _declare(w: Work, cid: str, hid: str) -> None:
 def _hero_move(w: Work, hid: str, to: int) -> None:
     s = w.s
     h = s["heroes"][hid]
-    dests = w.memo.get(("dest", hid))
-    cost = (dests if dests is not None else movement.hero_destinations(w, hid))[to]
+    cost = _destinations(w, hid)[to]
     movement.spend(h, cost)
     h["cell"] = to
     h["moved"] = True
@@ -541,7 +651,7 @@ def _hero_move(w: Work, hid: str, to: int) -> None:
     treasure.enter_cell(w, hid, to)
 
 
-def _give(w: Work, a: Action) -> None:
+def _give(w: Work, seat: str, a: Action) -> None:
     s = w.s
     giver, taker = a["hero"], a["to"]
     if "artifact" in a:
@@ -564,6 +674,34 @@ def _give(w: Work, a: Action) -> None:
         )
 
 
+Handler = Callable[[Work, str, Action], None]
+
+# One handler per action type (``check`` has refused any other type and any unlisted action).
+HANDLERS: dict[str, Handler] = {
+    "done": _done,
+    "take_back_done": _take_back_done,
+    "surrender": _surrender,
+    "propose_surrender": _propose_surrender,
+    "surrender_vote": _surrender_vote,
+    "level_zorkal": _level_zorkal,
+    "play_ritual": _play_ritual,
+    "summon": _summon,
+    "summon_strong": _summon_strong,
+    "bat_form": _bat_form,
+    "attack": _attack,
+    "parry": _parry,
+    "place_monster": _place_monster,
+    "play_blessing": _play_blessing,
+    "move": _move,
+    "pick_up": _pick_up,
+    "drop": _drop,
+    "give": _give,
+    "discard": _discard,
+    "use_item": _use_item,
+}
+assert HANDLERS.keys() == WHY.keys()  # every action type has its refusal and its handler
+
+
 def default_action(s: State, seat: str) -> Action | None:
     """The catalogue default (content 5.10): hidden monster on the first legal cell in reading
     order, surrender votes declined, parries by the default order, every step ended."""
@@ -576,16 +714,3 @@ def default_action(s: State, seat: str) -> Action | None:
     if seat in s["done"]:
         return None  # it may take its Done back, but owes nothing
     return {"type": "done"}
-
-
-def batch_order(s: State, batch: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
-    """Actions from several hero seats arriving together are applied in tie-break order of the
-    heroes acting (RB "If players disagree, resolve alphabetically by character name"; content
-    5.8).  Actions naming no hero keep their place after the named ones, in arrival order."""
-
-    def rank(item: tuple[int, tuple[str, Action]]) -> tuple[int, int]:
-        i, (_, action) = item
-        hid = action.get("hero") if isinstance(action, dict) else None
-        return (TIE_RANK.get(hid, len(TIE_RANK)) if isinstance(hid, str) else len(TIE_RANK), i)
-
-    return [pair for _, pair in sorted(enumerate(batch), key=rank)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from backend.engine.squaregrid import DIRECTIONS
 
@@ -37,8 +38,9 @@ CREATURE_TERRAIN = frozenset(".cdgmsr")
 PASS_THROUGH_TERRAIN = frozenset("~Ha")
 
 
-def load_json(name: str) -> dict:
-    return json.loads((DATA / name).read_text())
+def load_json(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((DATA / name).read_text())
+    return data
 
 
 @dataclass(frozen=True)

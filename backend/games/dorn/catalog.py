@@ -44,7 +44,8 @@ CARD_NAMES: dict[str, str] = {
 
 
 def hero_stat(hero_id: str, stat: str, level: int) -> int:
-    return HEROES[hero_id][stat][level - 1]
+    value: int = HEROES[hero_id][stat][level - 1]
+    return value
 
 
 def level_for_xp(xp: int) -> int:

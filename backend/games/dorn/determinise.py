@@ -38,12 +38,27 @@ from backend.engine.rng import Rng
 
 from .board import BOARD
 from .catalog import BAG, BLESSINGS, MONSTERS, RITUALS, TREASURES
-from .rules.turns import TAKE_BACKS
-from .state import ZORKAL, State, copy_json
+from .rules import turns
+from .rules.turns import HERO_PHASES, TAKE_BACKS
+from .state import (
+    ZORKAL,
+    HeroState,
+    MonsterState,
+    PromptState,
+    State,
+    SummonAllowance,
+    ZorkalState,
+    copy_json,
+)
 
 Event = Mapping[str, Any]
-HERO_STEPS = ("H1", "H2")  # extra attacks bought here wait for the attack step (H3)
-KEEPER_MOVED = ("K3", "K4", "K4P", "H1", "H2", "H3")  # this Keeper turn's movement is over or on
+HERO_STEPS = (turns.BLESSINGS, turns.HERO_MOVES)  # extra attacks bought here wait for the attack step
+KEEPER_MOVED = (
+    turns.MONSTER_MOVES,
+    turns.DECLARATIONS,
+    turns.PARRIES,
+    *HERO_PHASES,
+)  # this Keeper turn's movement is over or on
 
 
 def fresh_seed(rng: Rng) -> str:
@@ -93,8 +108,17 @@ def sample_state(view: Mapping[str, Any], seat: str | None, rng: Rng, events: Se
         "ritual_played": view["ritual_played"],
         "bag": bag,
         "seen_strong": seen_strong,
-        "summon": dict(view["summon"]) if view["summon"] else {"weak": 0, "strong": 0, "exclusive": False},
-        "attacks": [{**a, "name": _creature_name(a["kind"])} for a in copy_json(view["attacks"])],
+        "summon": _summon(view["summon"]),
+        "attacks": [
+            {
+                "by": a["by"],
+                "kind": a["kind"],
+                "name": _creature_name(a["kind"]),
+                "target": a["target"],
+                "parried": a["parried"],
+            }
+            for a in view["attacks"]
+        ],
         "done": list(view["done"]),
         "cmds": _take_backs(view, events),
         "prompt": _prompt(view["prompt"]),
@@ -114,17 +138,24 @@ def _creature_name(kind: str) -> str:
     return "Zorkal" if kind == ZORKAL else "the " + MONSTERS[kind]["name"]
 
 
-def _zorkal(v: Mapping[str, Any]) -> dict[str, Any]:
+def _zorkal(v: Mapping[str, Any]) -> ZorkalState:
     return {
         "level": v["level"],
         "life": v["life"],
-        "cell": _cell(v["cell"]),
+        "cell": BOARD.idx(*v["cell"]),
         "mv": v["move_left"],
         "atk": v["attacks_left"],
     }
 
 
-def _prompt(v: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _summon(v: Mapping[str, Any] | None) -> SummonAllowance:
+    """The summoning allowance (the view shows it only in the summoning step)."""
+    if not v:
+        return {"weak": 0, "strong": 0, "exclusive": False}
+    return {"weak": v["weak"], "strong": v["strong"], "exclusive": v["exclusive"]}
+
+
+def _prompt(v: Mapping[str, Any] | None) -> PromptState | None:
     if v is None:
         return None
     return {
@@ -151,7 +182,7 @@ def _since(events: Sequence[Event], kind: str, back: int = 1) -> Sequence[Event]
 
 def _hero(
     view: Mapping[str, Any], hid: str, v: Mapping[str, Any], cards: list[str], events: Sequence[Event]
-) -> dict[str, Any]:
+) -> HeroState:
     bonus = 0
     if view["phase"] in HERO_STEPS:
         for e in _since(events, "hero_turn"):
@@ -182,12 +213,12 @@ def _hero(
     }
 
 
-def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, dict[str, Any]]:
+def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, MonsterState]:
     # ``moved`` is cleared when the movement step opens: before it, it is last Keeper turn's.
     window = _since(events, "keeper_turn", 1 if view["phase"] in KEEPER_MOVED else 2)
     upto = len(window) if view["phase"] in KEEPER_MOVED else _index_of_last(window, "keeper_turn")
     moved = {e["figure"] for e in window[:upto] if e["kind"] == "creature_move"}
-    out = {}
+    out: dict[str, MonsterState] = {}
     for mid, m in view["monsters"].items():
         out[mid] = {
             "type": m["type"],
@@ -218,7 +249,7 @@ def _take_backs(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, i
     """Each seat's take-backs of *done* in the open hero step (they are capped per step)."""
     out: dict[str, int] = {}
     for e in _since(events, "hero_turn"):
-        if e["kind"] == "seat_resumes" and e["phase"] == view["phase"] and view["phase"].startswith("H"):
+        if e["kind"] == "seat_resumes" and e["phase"] == view["phase"] and view["phase"] in HERO_PHASES:
             key = TAKE_BACKS + e["seat"]
             out[key] = out.get(key, 0) + 1
     return out

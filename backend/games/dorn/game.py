@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from backend.engine.core import Action, Outcome, SeatInfo, Transition
+from backend.engine.core import Action, Game, Outcome, SeatInfo, Transition
 
 from . import actions, determinise, sim, view
 from .board import BOARD, load_json
@@ -21,7 +21,7 @@ from .catalog import (
     ZORKAL_STATS,
 )
 from .rules import setup
-from .state import State, copy_json
+from .state import KEEPER, State, copy_json
 
 
 class DornGame:
@@ -86,7 +86,7 @@ class DornGame:
         }
 
     def seats(self, options: Mapping[str, Any]) -> list[SeatInfo]:
-        out = [SeatInfo("keeper", "Zorkal, the Dornkeeper")]
+        out = [SeatInfo(KEEPER, "Zorkal, the Dornkeeper")]
         for i, group in enumerate(options["split"]):
             names = ", ".join(HEROES[h]["name"] for h in group)
             out.append(SeatInfo(f"heroes_{i + 1}", names))
@@ -125,7 +125,10 @@ class DornGame:
             "summons": RULES["summons"],
             "weak_cap": WEAK_CAP,
         }
-        return copy_json(info)  # copied: the stats and rules above are the catalogue's own tables
+        out: dict[str, Any] = copy_json(
+            info
+        )  # copied: the stats and rules above are the catalogue's own tables
+        return out
 
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:
         return setup.initial_transition(seed, options).state
@@ -152,9 +155,6 @@ class DornGame:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
         return determinise.sample_state(view, seat, rng, events)
 
-    def batch_order(self, state: State, batch: list[tuple[str, Action]]) -> list[tuple[str, Action]]:
-        return actions.batch_order(state, batch)
-
     def view(self, state: State, seat: str | None, *, reveal: bool = False) -> dict[str, Any]:
         return view.view(state, seat, actions.to_act(state), reveal=reveal)
 
@@ -166,10 +166,12 @@ class DornGame:
 
     def encode_state(self, state: State) -> dict[str, Any]:
         """The state is JSON already; a copy, so that what is hashed or stored is not the state."""
-        return copy_json(state)
+        encoded: dict[str, Any] = copy_json(state)
+        return encoded
 
     def decode_state(self, data: Mapping[str, Any]) -> State:
-        return copy_json(dict(data))
+        decoded: State = copy_json(dict(data))  # data from encode_state: checked by the replays' hashes
+        return decoded
 
     def sim_options(self, rng: Any, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
         """Random 5 heroes and a random split among ``players - 1`` hero seats (2-6 seats with
@@ -206,7 +208,7 @@ class DornGame:
         """Item cards held by heroes are seen by every hero seat and by nobody else (content 4),
         so the card an item ``give`` names is kept from the Keeper and spectators; every other
         action is public once taken (a played card is face up, a discarded item lies face up)."""
-        if action.get("type") == "give" and "card" in action and not viewers - {view.KEEPER}:
+        if action.get("type") == "give" and "card" in action and not viewers - {KEEPER}:
             return {**action, "card": None}
         return action
 
@@ -214,4 +216,4 @@ class DornGame:
         return view.secrets(state, seat)
 
 
-GAME = DornGame()
+GAME: Game[State] = DornGame()

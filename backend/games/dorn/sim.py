@@ -42,11 +42,12 @@ from backend.engine.rng import Rng
 
 from .board import BOARD, WALL
 from .catalog import MONSTERS
-from .state import ZORKAL, State
+from .rules.turns import BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
+from .state import KEEPER, ZORKAL, State
 
 # Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
 # per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
-NUDGE = {"keeper": (1, 2), "heroes": (3, 4)}
+NUDGE = {KEEPER: (1, 2), "heroes": (3, 4)}
 
 # Giving up (when the table allows surrender): never in a uniform pick (random play would take
 # it at once), but with chance 1/SURRENDER_CHANCE per pick where it is listed, and always for
@@ -71,9 +72,14 @@ def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
         give_up = next((a for a in legal[:3] if a["type"] in GIVE_UP_TYPES), None)
         if give_up is not None and (_gives_up(state, seat) or rng.below(SURRENDER_CHANCE) == 0):
             return give_up
-    if seat == "keeper" and state["phase"] == "K3" and state["prompt"] is None and state["surrender"] is None:
+    if (
+        seat == KEEPER
+        and state["phase"] == MONSTER_MOVES
+        and state["prompt"] is None
+        and state["surrender"] is None
+    ):
         return _keeper_move_pick(state, legal, rng)
-    num, den = NUDGE["keeper" if seat == "keeper" else "heroes"]
+    num, den = NUDGE[KEEPER if seat == KEEPER else "heroes"]
     if rng.below(den) < num:
         purposeful = _purposeful(state, seat, legal)
         if purposeful:
@@ -95,20 +101,20 @@ def _uniform(legal: list[Action], rng: Rng) -> Action:
 def _gives_up(s: State, seat: str) -> bool:
     """Past ``GIVE_UP_TURN`` the side that is behind surrenders: the heroes while the Gate is
     closed, the Keeper once it is open."""
-    return s["k"] >= GIVE_UP_TURN and bool(s["gate"]) == (seat == "keeper")
+    return s["k"] >= GIVE_UP_TURN and bool(s["gate"]) == (seat == KEEPER)
 
 
 def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
     phase = s["phase"]
     if s["prompt"] is not None or s["surrender"] is not None:
         return []
-    if seat == "keeper":
-        if phase == "K1":
+    if seat == KEEPER:
+        if phase == BLOOD_STEP:
             return [a for a in legal if a["type"] == "level_zorkal"]
         return []
-    if phase == "H2":
+    if phase == HERO_MOVES:
         return _hero_moves(s, legal)
-    if phase == "H3":
+    if phase == HERO_ATTACKS:
         return [a for a in legal if a["type"] == "attack" and a.get("target") == ZORKAL]
     return []
 
@@ -164,15 +170,18 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[list[Action], list[Act
             chamber += deeper
             closer, best, deeper = [], None, []
             figure = a["figure"]
-            fig = s["zorkal"] if figure == ZORKAL else monsters[figure]
-            kind = "melee" if figure == ZORKAL else MONSTERS[fig["type"]]["reach"]
+            if figure == ZORKAL:
+                at, kind = s["zorkal"]["cell"], "melee"
+            else:
+                m = monsters[figure]
+                at, kind = m["cell"], MONSTERS[m["type"]]["reach"]
             wanted = pike if kind == "pike" else shot if kind == "shot" else melee
             # A creature placed to attack has no purpose in moving on.
-            settled = fig["cell"] in wanted
-            inside = fig["cell"] in CHAMBER
-            depth = CHAMBER_DEPTH[fig["cell"]] if inside else -1
+            settled = at in wanted
+            inside = at in CHAMBER
+            depth = CHAMBER_DEPTH[at] if inside else -1
             dist = dists.get(kind) or dists.setdefault(kind, _creature_distances(targets, kind, gate))
-            here = dist.get(fig["cell"])
+            here = dist.get(at)
         if settled:
             continue
         x, y = a["to"]
@@ -188,10 +197,10 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[list[Action], list[Act
         elif inside:
             continue
         elif here is not None:
-            d = dist.get(cell)
-            if d is not None and d < here and (best is None or d <= best):
-                if best is None or d < best:
-                    closer, best = [], d
+            near = dist.get(cell)
+            if near is not None and near < here and (best is None or near <= best):
+                if best is None or near < best:
+                    closer, best = [], near
                 closer.append(a)
     approach += closer
     chamber += deeper
@@ -309,7 +318,7 @@ def _hero_moves(s: State, legal: list[Action]) -> list[Action]:
     if out:
         return out
     carriers = {a["carrier"] for a in s["artifacts"].values() if a["carrier"] is not None}
-    loose = [a["cell"] for a in s["artifacts"].values() if a["carrier"] is None and a["cell"] not in CHAMBER]
+    loose = [a["cell"] for a in s["artifacts"].values() if a["cell"] is not None and a["cell"] not in CHAMBER]
     gate = bool(s["gate"])
     by_hero: dict[str, list[Action]] = {}
     for a in legal:

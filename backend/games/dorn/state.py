@@ -1,32 +1,8 @@
 """Dorn state: a JSON-safe dict (content 5.11), and ``Work``, the copy one action edits.
 
-Shape (cells are integers ``y * 24 + x``)::
-
-    rng            [seed_hex, counter]          never shown to anyone
-    options        normalized table options
-    k, phase       Keeper turn number (Day when odd) and the open step:
-                   K1 blood, K2 summon, K3 move, K4 declare, K4P parries,
-                   H1 blessings, H2 movement, H3 attack
-    blood, fill, gate, bonus      pool 0-16, chamber fill counter, gate open, pending strong summons
-    zorkal         {level, life, cell, mv, atk}
-    heroes         {hero_id: {seat, cell|None, alive, level, life, xp, cards, parries, rot,
-                              mv [class1, class2, class3], actions, bonus_actions, item_used, moved}}
-    seats          {seat: [hero ids]} in table order
-    monsters       {"m7": {type, cell, dmg, wait, mv, atk, moved, bat, frozen, no_attack}}
-    tokens         treasure-token cells still on the board
-    artifacts      {artifact_id: {cell|None, carrier|None, picked}}
-    obstacles      {id: {cell, life, kind}} (cave-ins and barriers arrive with the variants/rituals)
-    decks          treasure_deck/discard, blessing_deck/discard, blessings {seat: card|None},
-                   ritual_deck, ritual_hand, ritual_discard, rituals_in_play, ritual_played
-    bag, seen_strong   strong tokens left per type; strong types that have been on the board
-    summon         K2 allowances {weak, strong, exclusive}
-    attacks        K4 declarations [{by, target, parried}]
-    done, cmds     hero seats that ended the open phase; commands per seat in it (and, keyed
-                   "take_back:<seat>", its take-backs of done)
-    prompt         a pending out-of-turn decision (hidden monster cell) or None
-    surrender      a pending heroes' surrender proposal or None
-    effects        per-phase hooks for cards and abilities (ids of active effects)
-    outcome        None or {result, winners, reason}
+Its shape is the ``State`` TypedDict below (and the records it holds), so the type checker
+knows every key.  Cells are integers ``y * 24 + x``; phases are the codes of
+``rules/turns.py`` (``BLOOD_STEP``…``HERO_ATTACKS``).
 
 ``apply`` never edits its input: it builds a ``Work`` (a structural copy, far
 cheaper than deepcopy), edits that, and returns the new dict with the events.
@@ -36,16 +12,141 @@ list or dict with a state: it is built fresh or copied with ``copy_json``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from backend.engine.core import Event, Transition
 from backend.engine.rng import Rng
 
 from .board import BOARD
-
-State = dict[str, Any]
+from .catalog import MONSTERS
 
 ZORKAL = "zorkal"
+KEEPER = "keeper"  # the Dornkeeper's seat id; hero seats are "heroes_1"...
+
+
+class ZorkalState(TypedDict):
+    level: int
+    life: int
+    cell: int
+    mv: int  # Move left this step
+    atk: int  # attacks left this step
+
+
+class HeroState(TypedDict):
+    seat: str
+    cell: int | None  # None once dead
+    alive: bool
+    level: int
+    life: int
+    xp: int
+    cards: list[str]  # item cards held (treasure ids)
+    parries: int  # left this Keeper turn
+    rot: bool  # Mummy Rot
+    mv: list[int]  # Move left by class: [own Move, bonus class 2, bonus class 3]
+    actions: int  # attacks left in the attack step
+    bonus_actions: int  # extra attacks for the next attack step
+    item_used: bool  # this hero turn
+    moved: bool
+    rubble: bool
+
+
+class MonsterState(TypedDict):
+    type: str
+    cell: int
+    dmg: int  # damage taken
+    wait: bool  # a bog beast's first Keeper turn
+    mv: int
+    atk: int
+    moved: bool
+    bat: bool  # a vampire in bat form
+    frozen: bool
+    no_attack: bool
+
+
+class ArtifactState(TypedDict):
+    cell: int | None
+    carrier: str | None  # hero id
+    picked: bool  # its first pick-up's bonus summon has been given
+
+
+class ObstacleState(TypedDict):
+    cell: int
+    life: int
+    kind: str
+
+
+class SummonAllowance(TypedDict):
+    weak: int
+    strong: int
+    exclusive: bool  # Night: 2 weak OR 1 strong
+
+
+class AttackState(TypedDict):
+    by: str  # creature id
+    kind: str  # monster type, or "zorkal"
+    name: str
+    target: str  # hero id
+    parried: bool
+
+
+class PromptState(TypedDict):
+    kind: str  # "hidden_monster"
+    monster: str
+    finder: str
+    cells: list[int]
+
+
+class SurrenderState(TypedDict):
+    by: str
+    voters: list[str]
+    accepted: list[str]
+
+
+class OutcomeState(TypedDict):
+    result: str
+    winners: list[str]
+    reason: str
+
+
+class State(TypedDict):
+    rng: list[Any]  # [seed_hex, counter]: never shown to anyone
+    options: dict[str, Any]  # normalized table options
+    k: int  # Keeper turn number (Day when odd)
+    phase: str  # the open step (rules/turns.py)
+    blood: int  # pool 0-16
+    fill: int  # Keeper turns in a row the chamber was full
+    gate: bool
+    bonus: int  # pending artifact strong summons
+    zorkal: ZorkalState
+    heroes: dict[str, HeroState]
+    seats: dict[str, list[str]]  # hero seat -> its heroes, in table order
+    monsters: dict[str, MonsterState]  # "m7" -> ...
+    next_id: int
+    tokens: list[int]  # treasure-token cells still on the board
+    artifacts: dict[str, ArtifactState]
+    obstacles: dict[str, ObstacleState]
+    treasure_deck: list[str]
+    treasure_discard: list[str]
+    blessing_deck: list[str]
+    blessings: dict[str, str | None]  # hero seat -> its Blessing in hand
+    blessing_discard: list[str]
+    ritual_deck: list[str]
+    ritual_hand: list[str]
+    ritual_discard: list[str]
+    rituals_in_play: list[str]
+    ritual_played: bool  # this Keeper turn
+    bag: dict[str, int]  # strong tokens left per type
+    seen_strong: list[str]  # strong types that have been on the board
+    summon: SummonAllowance
+    attacks: list[AttackState]  # K4 declarations
+    done: list[str]  # hero seats that ended the open step
+    # Commands per seat in the open step (and, keyed "take_back:<seat>", its take-backs of done).
+    cmds: dict[str, int]
+    prompt: PromptState | None  # a pending out-of-turn decision
+    surrender: SurrenderState | None  # a pending heroes' surrender proposal
+    effects: dict[str, Any]  # active card and ability effects, by id
+    outcome: OutcomeState | None
+
 
 # Top-level entries that hold dicts of dicts (copied two levels deep) and lists (copied).
 # ``monsters`` (30-45 of them late in a game) is copied one level only: each monster's dict is
@@ -54,15 +155,17 @@ _NESTED = ("heroes", "artifacts", "obstacles")
 
 
 def clone(state: State) -> State:
-    s = dict(state)
+    # Walked generically (by key, over every list): typed as a plain dict here.
+    src = cast(dict[str, Any], state)
+    s: dict[str, Any] = dict(src)
     s["monsters"] = dict(state["monsters"])
     for key in _NESTED:
-        s[key] = {k: dict(v) for k, v in state[key].items()}
+        s[key] = {k: dict(v) for k, v in src[key].items()}
     for h in s["heroes"].values():
         h["cards"] = list(h["cards"])
         h["mv"] = list(h["mv"])
     s["zorkal"] = dict(state["zorkal"])
-    for key, value in state.items():
+    for key, value in src.items():
         if type(value) is list:
             # Lists hold plain values (ids, cells) or, like ``attacks``, only dicts.
             s[key] = [dict(v) for v in value] if value and type(value[0]) is dict else value[:]
@@ -75,7 +178,7 @@ def clone(state: State) -> State:
         s["prompt"] = dict(state["prompt"])
     if state["surrender"] is not None:
         s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
-    return s
+    return cast(State, s)
 
 
 def copy_json(x: Any) -> Any:
@@ -93,6 +196,12 @@ def copy_json(x: Any) -> Any:
     return x
 
 
+def placed(cell: int | None) -> int:
+    """The cell of a hero the caller knows is on the board (only the dead have none)."""
+    assert cell is not None
+    return cell
+
+
 def xy(i: int) -> list[int]:
     return [i % BOARD.width, i // BOARD.width]
 
@@ -103,7 +212,7 @@ def cell_name(i: int) -> str:
 
 
 # [(state, its read-only Work)]: one pair, replaced in one assignment (safe under threads).
-_LAST_READ: list[tuple[Any, Any]] = [(None, None)]
+_LAST_READ: list[tuple[State | None, Work | None]] = [(None, None)]
 
 
 def reader(state: State) -> Work:
@@ -115,7 +224,7 @@ def reader(state: State) -> Work:
     read is held here, so its identity cannot be reused by another object.
     """
     last_state, last_work = _LAST_READ[0]
-    if last_state is state:
+    if last_state is state and last_work is not None:
         return last_work
     w = Work(state, copy=False)
     _LAST_READ[0] = (state, w)
@@ -165,18 +274,18 @@ class Work:
         return Transition(self.s, tuple(self.events))
 
     # -- figures ----------------------------------------------------------------------
-    def monster(self, mid: str) -> dict[str, Any]:
+    def monster(self, mid: str) -> MonsterState:
         """The monster's dict, to write to: copied first if it is still the input state's.
         Every change to a monster goes through here (or ``all_monsters``); a reference read
         from ``s["monsters"]`` before is the input state's and must not be written."""
         monsters = self.s["monsters"]
         own = self._own
         if own is not None and mid not in own:
-            monsters[mid] = dict(monsters[mid])
+            monsters[mid] = monsters[mid].copy()
             own.add(mid)
         return monsters[mid]
 
-    def all_monsters(self) -> dict[str, dict[str, Any]]:
+    def all_monsters(self) -> dict[str, MonsterState]:
         """Every monster, to write to (for the steps that reset them all)."""
         if self._own is not None:
             for mid in self.s["monsters"]:
@@ -286,8 +395,6 @@ class Work:
         return bool(self.s["gate"]) and self.s["zorkal"]["life"] > 0
 
     def creature_name(self, cid: str) -> str:
-        from .catalog import MONSTERS
-
         if cid == ZORKAL:
             return "Zorkal"
-        return "the " + MONSTERS[self.s["monsters"][cid]["type"]]["name"]
+        return "the " + str(MONSTERS[self.s["monsters"][cid]["type"]]["name"])

@@ -12,9 +12,7 @@ from typing import Any
 
 from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES, hero_stat
 from .rules import turns
-from .state import State, copy_json, xy
-
-KEEPER = "keeper"
+from .state import KEEPER, HeroState, PromptState, State, copy_json, xy
 
 
 def _cell(i: int | None) -> list[int] | None:
@@ -24,29 +22,8 @@ def _cell(i: int | None) -> list[int] | None:
 def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = False) -> dict[str, Any]:
     hero_seat = seat is not None and seat in s["seats"]
     sees_items = reveal or hero_seat
-    heroes = {}
-    for hid, h in s["heroes"].items():
-        entry = {
-            "seat": h["seat"],
-            "cell": _cell(h["cell"]),
-            "alive": h["alive"],
-            "level": h["level"],
-            "life": h["life"],
-            "max_life": hero_stat(hid, "life", h["level"]),
-            "xp": h["xp"],
-            "parries": h["parries"],
-            "rot": h["rot"],
-            "move_left": sum(h["mv"]),
-            "actions": h["actions"],
-            "item_used": h["item_used"],
-            "moved": h["moved"],
-            "rubble": h["rubble"],
-            "card_count": len(h["cards"]),
-        }
-        if sees_items:
-            entry["cards"] = sorted(h["cards"])
-        heroes[hid] = entry
-    z = s["zorkal"]
+    keeper = _keeper_part(s)
+    # The keys keep their established order, so a view's JSON text is what it was.
     out: dict[str, Any] = {
         "k": s["k"],
         # ``day``: Keeper turn k (and so this round) is a Day turn.  ``day_night_token``: the
@@ -59,28 +36,10 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "fill": s["fill"],
         "gate_open": s["gate"],
         "bonus_summons": s["bonus"],
-        "zorkal": {
-            "level": z["level"],
-            "life": z["life"],
-            "cell": _cell(z["cell"]),
-            "move_left": z["mv"],
-            "attacks_left": z["atk"],
-        },
-        "heroes": heroes,
+        "zorkal": keeper["zorkal"],
+        "heroes": {hid: _hero_entry(hid, h, sees_items) for hid, h in s["heroes"].items()},
         "seats": {seat_: list(hs) for seat_, hs in s["seats"].items()},
-        "monsters": {
-            mid: {
-                "type": m["type"],
-                "cell": _cell(m["cell"]),
-                "life": MONSTERS[m["type"]]["life"] - m["dmg"],
-                "waiting": m["wait"],
-                "move_left": m["mv"],
-                "attacks_left": m["atk"],
-                "bat": m["bat"],
-                "no_attack": m["no_attack"],
-            }
-            for mid, m in s["monsters"].items()
-        },
+        "monsters": keeper["monsters"],
         "tokens": [xy(c) for c in s["tokens"]],
         "artifacts": {
             aid: {"cell": _cell(a["cell"]), "carrier": a["carrier"], "picked": a["picked"]}
@@ -90,22 +49,10 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
             oid: {"cell": xy(o["cell"]), "life": o["life"], "kind": o["kind"]}
             for oid, o in s["obstacles"].items()
         },
-        "treasure_deck": len(s["treasure_deck"]),
-        "treasure_discard": list(s["treasure_discard"]),
-        "blessing_deck": len(s["blessing_deck"]),
-        "blessing_discard": list(s["blessing_discard"]),
-        "has_blessing": {seat_: card is not None for seat_, card in s["blessings"].items()},
-        "ritual_deck": len(s["ritual_deck"]),
-        "ritual_hand_count": len(s["ritual_hand"]),
-        "ritual_discard": list(s["ritual_discard"]),
-        "rituals_in_play": list(s["rituals_in_play"]),
-        "ritual_played": s["ritual_played"],
-        "bag": sum(s["bag"].values()),
-        "summon": dict(s["summon"]) if s["phase"] == "K2" else None,
-        "attacks": [
-            {"by": a["by"], "kind": a["kind"], "target": a["target"], "parried": a["parried"]}
-            for a in s["attacks"]
-        ],
+        **_decks(s),
+        "bag": keeper["bag"],
+        "summon": keeper["summon"],
+        "attacks": keeper["attacks"],
         "done": list(s["done"]),
         "prompt": _prompt(s["prompt"]),
         "surrender": copy_json(s["surrender"]),
@@ -121,12 +68,85 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         out["blessing_deck_order"] = list(s["blessing_deck"])
         out["ritual_deck_order"] = list(s["ritual_deck"])
         out["bag_contents"] = dict(s["bag"])
-    elif hero_seat:
+    elif hero_seat and seat is not None:
         out["my_blessing"] = s["blessings"].get(seat)
     return out
 
 
-def _prompt(p: dict | None) -> dict | None:
+def _hero_entry(hid: str, h: HeroState, sees_items: bool) -> dict[str, Any]:
+    """A hero as every seat sees it; its item cards only for hero seats (content 4)."""
+    entry: dict[str, Any] = {
+        "seat": h["seat"],
+        "cell": _cell(h["cell"]),
+        "alive": h["alive"],
+        "level": h["level"],
+        "life": h["life"],
+        "max_life": hero_stat(hid, "life", h["level"]),
+        "xp": h["xp"],
+        "parries": h["parries"],
+        "rot": h["rot"],
+        "move_left": sum(h["mv"]),
+        "actions": h["actions"],
+        "item_used": h["item_used"],
+        "moved": h["moved"],
+        "rubble": h["rubble"],
+        "card_count": len(h["cards"]),
+    }
+    if sees_items:
+        entry["cards"] = sorted(h["cards"])
+    return entry
+
+
+def _keeper_part(s: State) -> dict[str, Any]:
+    """Zorkal, the monsters, this turn's summons and attack declarations: all public."""
+    z = s["zorkal"]
+    return {
+        "zorkal": {
+            "level": z["level"],
+            "life": z["life"],
+            "cell": _cell(z["cell"]),
+            "move_left": z["mv"],
+            "attacks_left": z["atk"],
+        },
+        "monsters": {
+            mid: {
+                "type": m["type"],
+                "cell": _cell(m["cell"]),
+                "life": MONSTERS[m["type"]]["life"] - m["dmg"],
+                "waiting": m["wait"],
+                "move_left": m["mv"],
+                "attacks_left": m["atk"],
+                "bat": m["bat"],
+                "no_attack": m["no_attack"],
+            }
+            for mid, m in s["monsters"].items()
+        },
+        "bag": sum(s["bag"].values()),
+        "summon": dict(s["summon"]) if s["phase"] == turns.SUMMONING else None,
+        "attacks": [
+            {"by": a["by"], "kind": a["kind"], "target": a["target"], "parried": a["parried"]}
+            for a in s["attacks"]
+        ],
+    }
+
+
+def _decks(s: State) -> dict[str, Any]:
+    """Every deck as a count, every discard and the Rituals in play face up (content 4)."""
+    return {
+        "treasure_deck": len(s["treasure_deck"]),
+        "treasure_discard": list(s["treasure_discard"]),
+        "blessing_deck": len(s["blessing_deck"]),
+        "blessing_discard": list(s["blessing_discard"]),
+        "has_blessing": {seat_: card is not None for seat_, card in s["blessings"].items()},
+        "ritual_deck": len(s["ritual_deck"]),
+        "ritual_hand_count": len(s["ritual_hand"]),
+        "ritual_discard": list(s["ritual_discard"]),
+        "rituals_in_play": list(s["rituals_in_play"]),
+        "ritual_played": s["ritual_played"],
+    }
+
+
+def _prompt(p: PromptState | None) -> dict[str, Any] | None:
     if p is None:
         return None
     return {
@@ -148,7 +168,7 @@ def secrets(s: State, seat: str | None) -> set[str]:
     visible |= set(s["ritual_discard"]) | set(s["rituals_in_play"])
     hidden: set[str] = set(s["treasure_deck"]) | set(s["blessing_deck"]) | set(s["ritual_deck"])
     held = {c for h in s["heroes"].values() for c in h["cards"]}
-    if hero_seat:
+    if hero_seat and seat is not None:
         visible |= held
         own = s["blessings"].get(seat)
         if own is not None:

@@ -338,21 +338,6 @@ def test_day_and_night_follow_turn_parity():
     assert s["summon"]["strong"] == 1  # Night
 
 
-def test_hero_seats_disagreeing_resolve_alphabetically():
-    s = position(
-        "",
-        phase="H2",
-        heroes=["riel", "almanor", "choros", "eleanor", "gor"],
-        split=[["riel", "almanor"], ["choros", "eleanor", "gor"]],
-    )
-    batch = [
-        ("heroes_1", {"type": "move", "hero": "riel", "to": [1, 1]}),
-        ("heroes_2", {"type": "move", "hero": "choros", "to": [1, 1]}),
-        ("heroes_1", {"type": "move", "hero": "almanor", "to": [1, 1]}),
-    ]
-    assert [a["hero"] for _, a in GAME.batch_order(s, batch)] == ["almanor", "choros", "riel"]
-
-
 def test_a_seat_may_take_back_done_until_the_last_one_arrives():
     """Content 5.8: a hero seat may take back *done* until the last seat's arrives; the
     phase_action_limit of 5.12 (what keeps random play finite) makes a forced done final."""

@@ -31,6 +31,11 @@ def ritual_options(w: Work) -> list[str]:
     return sorted({c for c in s["ritual_hand"] if RITUALS[c]["cost"] <= s["blood"]})
 
 
+def ritual_actions(w: Work) -> list[dict[str, Any]]:
+    """The Blood step's Ritual actions (``actions.STEPS``)."""
+    return [{"type": "play_ritual", "card": c} for c in ritual_options(w)]
+
+
 def play_ritual(w: Work, action: dict[str, Any]) -> None:
     s = w.s
     card = action["card"]
@@ -62,9 +67,17 @@ def blessing_options(w: Work, seat: str) -> list[tuple[str, str]]:
     return [(card, hid) for hid in w.seat_heroes_on_board(seat)]
 
 
+def blessing_actions(w: Work, seat: str, heroes: list[str]) -> list[dict[str, Any]]:
+    """The Blessings step's actions for the seat, used by one of ``heroes`` (``actions.STEPS``)."""
+    return [
+        {"type": "play_blessing", "card": c, "hero": h} for c, h in blessing_options(w, seat) if h in heroes
+    ]
+
+
 def discard_blessing(w: Work, seat: str) -> str:
     """The seat's Blessing leaves its hand for the discard pile (played, or lost with its heroes)."""
     card = w.s["blessings"][seat]
+    assert card is not None
     w.s["blessings"][seat] = None
     w.s["blessing_discard"].append(card)
     return card

@@ -3,6 +3,8 @@ content 2.2, 3.3, 5.2 K4, 5.5, 5.7, 5.9)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..board import BOARD
 from ..catalog import (
     BLOOD_CAP,
@@ -13,7 +15,7 @@ from ..catalog import (
     hero_stat,
     level_for_xp,
 )
-from ..state import ZORKAL, Work, cell_name, xy
+from ..state import KEEPER, ZORKAL, Work, cell_name, placed, xy
 from . import cards, reach
 
 # ---------------------------------------------------------------------------------------
@@ -55,9 +57,9 @@ def check_deaths(w: Work) -> None:
         h = s["heroes"].get(hid)
         if h is None or not h["alive"] or h["life"] > 0:
             continue
-        cell = h["cell"]
+        cell = placed(h["cell"])
         h["alive"] = False
-        h["cell"] = None
+        h["cell"] = None  # ``cell`` above: where it died
         destroyed = len(h["cards"])
         h["cards"] = []
         dropped = []
@@ -176,7 +178,7 @@ def finish(w: Work, result: str, reason: str) -> None:
     if s["outcome"] is not None:
         return
     heroes = sorted(seat for seat in s["seats"])
-    winners = heroes if result == "heroes_win" else (["keeper"] if result == "keeper_wins" else [])
+    winners = heroes if result == "heroes_win" else ([KEEPER] if result == "keeper_wins" else [])
     s["outcome"] = {"result": result, "winners": winners, "reason": reason}
     w.emit("game_over", reason, result=result, winners=winners)
 
@@ -197,13 +199,13 @@ def check_victory(w: Work) -> None:
 # Heroes attacking (H3): the basic attacks of content 2.3, per level
 
 
-def basic_attacks(hid: str, level: int) -> list[dict]:
+def basic_attacks(hid: str, level: int) -> list[dict[str, Any]]:
     return [a for a in HEROES[hid]["basic"] if level in a["levels"]]
 
 
-def hero_attack_reaches(w: Work, hid: str, attack: dict, cid: str) -> bool:
+def hero_attack_reaches(w: Work, hid: str, attack: dict[str, Any], cid: str) -> bool:
     h = w.s["heroes"][hid]
-    src = h["cell"]
+    src = placed(h["cell"])
     dst = w.creature_cell(cid)
     reach_kind = attack["reach"]
     if reach_kind == "adjacent":
@@ -307,7 +309,8 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
 
 
 def zorkal_attacks(level: int) -> int:
-    return ZORKAL_STATS["attacks"][level - 1]
+    attacks: int = ZORKAL_STATS["attacks"][level - 1]
+    return attacks
 
 
 def default_parries_open(w: Work, hid: str) -> list[int]:

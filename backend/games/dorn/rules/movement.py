@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections import deque
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN
-from ..state import Work
+from ..state import HeroState, Work
 
 ARGOS = frozenset(BOARD.zones["argos"])
 
 
-def allowance(hero: dict) -> int:
+def allowance(hero: HeroState) -> int:
     return sum(hero["mv"])
 
 
-def spend(hero: dict, steps: int) -> None:
+def spend(hero: HeroState, steps: int) -> None:
     """Pay steps from the lowest class first: base Move and class-1 bonuses, then ritual-class,
     then Blessing-class (content 4.5), so a later prohibition leaves the right remainder."""
     mv = hero["mv"]

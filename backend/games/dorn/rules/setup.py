@@ -23,7 +23,7 @@ from ..catalog import (
     ZORKAL_STATS,
     hero_stat,
 )
-from ..state import State, Work, copy_json
+from ..state import KEEPER, HeroState, State, Work, copy_json
 from . import summoning, turns
 
 HEROES_PER_GAME: int = RULES["heroes_per_game"]
@@ -105,7 +105,7 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def seat_names(options: Mapping[str, Any]) -> list[str]:
-    return ["keeper"] + [f"heroes_{i + 1}" for i in range(len(options["split"]))]
+    return [KEEPER] + [f"heroes_{i + 1}" for i in range(len(options["split"]))]
 
 
 def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[State]:
@@ -115,7 +115,7 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
     rng = Rng(seed)
     seats = {f"heroes_{i + 1}": list(group) for i, group in enumerate(options["split"])}
     seat_of = {h: seat for seat, group in seats.items() for h in group}
-    heroes = {}
+    heroes: dict[str, HeroState] = {}
     for i, hid in enumerate(options["heroes"]):
         # S2: in Argos, level 1, starting life, no XP, no cards.
         heroes[hid] = {
@@ -138,12 +138,12 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
     # S4 treasure deck, S5 Blessings, S7-S8 bag and starting monsters, S9 Rituals: seeded shuffles.
     treasure_deck = rng.shuffled([c for c, info in TREASURES.items() for _ in range(info["copies"])])
     blessing_deck = rng.shuffled(sorted(BLESSINGS))
-    blessings = {seat: blessing_deck.pop(0) for seat in seats}
+    blessings: dict[str, str | None] = {seat: blessing_deck.pop(0) for seat in seats}
     state: State = {
         "rng": [seed.hex(), 0],
         "options": copy_json(dict(options)),  # the caller keeps its own lists
         "k": 1,
-        "phase": "K1",
+        "phase": turns.BLOOD_STEP,
         "blood": 0,
         "fill": 0,
         "gate": False,

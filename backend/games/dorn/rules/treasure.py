@@ -7,9 +7,11 @@ every hero seat sees them, the Keeper and spectators only see how many a hero ho
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..board import BOARD
 from ..catalog import GATE_NEEDS, HEROES, MONSTERS, TREASURES
-from ..state import Work, cell_name, xy
+from ..state import Work, cell_name, placed, xy
 from . import combat, reach
 from .movement import creature_may_enter, hero_may_stop
 from .summoning import below_cap
@@ -77,7 +79,7 @@ def enter_cell(w: Work, hid: str, cell: int) -> None:
 def hidden_monster(w: Work, hid: str, mtype: str) -> None:
     """T04-T06: the Keeper places the monster on a legal monster cell adjacent to the finder;
     none if there is no such cell or the type is at its cap (ruling 47)."""
-    cell = w.s["heroes"][hid]["cell"]
+    cell = placed(w.s["heroes"][hid]["cell"])
     cells = sorted(
         {n for c in BOARD.cells_of(cell) for n in BOARD.neighbours[c] if creature_may_enter(w, "", n)}
     )
@@ -92,14 +94,14 @@ def hidden_monster(w: Work, hid: str, mtype: str) -> None:
 # Items
 
 
-def item_uses(w: Work, hid: str) -> list[dict]:
+def item_uses(w: Work, hid: str) -> list[dict[str, Any]]:
     """Item actions the hero may take now: one item per hero per hero turn (RB), in the card's
     window (H2 movement / H3 attack), a life cost needs 2+ life (ruling 32)."""
     s = w.s
     h = s["heroes"][hid]
     if h["cell"] is None or h["item_used"]:
         return []
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for card in sorted(set(h["cards"])):
         info = TREASURES[card]
         if s["phase"] not in info["windows"] or (info["life_cost"] and h["life"] < info["life_cost"] + 1):
@@ -124,7 +126,7 @@ def item_uses(w: Work, hid: str) -> list[dict]:
     return out
 
 
-def use_item(w: Work, action: dict) -> None:
+def use_item(w: Work, action: dict[str, Any]) -> None:
     s = w.s
     hid, card = action["hero"], action["card"]
     h = s["heroes"][hid]
@@ -150,7 +152,7 @@ def use_item(w: Work, action: dict) -> None:
         else:
             h["bonus_actions"] += info["actions"]
     elif effect == "medusa":
-        dist = reach.area_distances(w, h["cell"], info["area"])
+        dist = reach.area_distances(w, placed(h["cell"]), info["area"])
         for mid, m in s["monsters"].items():
             if reach.within(dist, BOARD.cells_of(m["cell"])) is not None:
                 w.monster(mid)["no_attack"] = True
@@ -160,13 +162,16 @@ def use_item(w: Work, action: dict) -> None:
     elif effect == "magic_arrow":
         combat.damage_creature(w, action["target"], info["damage"], hid, info["name"])
     elif effect == "scorching":
-        dist = reach.area_distances(w, h["cell"], info["area"])
+        dist = reach.area_distances(w, placed(h["cell"]), info["area"])
         for mid in list(s["monsters"]):
             m = s["monsters"][mid]
             if reach.within(dist, BOARD.cells_of(m["cell"])) is not None:
                 combat.damage_creature(w, mid, info["damage"], hid, info["name"])
         for other in w.on_board_heroes():
-            if other != hid and reach.within(dist, BOARD.cells_of(s["heroes"][other]["cell"])) is not None:
+            if (
+                other != hid
+                and reach.within(dist, BOARD.cells_of(placed(s["heroes"][other]["cell"]))) is not None
+            ):
                 combat.lose_life(w, other, info["damage"], info["name"])
     elif effect == "teleport":
         to = BOARD.idx(*action["to"])
@@ -207,7 +212,7 @@ def pick_up(w: Work, hid: str, aid: str) -> None:
 
 def drop(w: Work, hid: str, aid: str) -> None:
     a = w.s["artifacts"][aid]
-    cell = w.s["heroes"][hid]["cell"]  # the primary cell on a pad (ruling 40)
+    cell = placed(w.s["heroes"][hid]["cell"])  # the primary cell on a pad (ruling 40)
     a["carrier"], a["cell"] = None, cell
     w.emit(
         "artifact_dropped",

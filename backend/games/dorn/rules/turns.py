@@ -7,23 +7,38 @@ from __future__ import annotations
 
 from ..board import BOARD
 from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, ZORKAL_STATS, hero_stat
-from ..state import ZORKAL, Work
+from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
+from ..state import ZORKAL, MonsterState, Work
 from . import combat, summoning, treasure
 from .movement import creature_can_move
 
-KEEPER = "keeper"
-KEEPER_PHASES = ("K1", "K2", "K3", "K4")
-HERO_PHASES = ("H1", "H2", "H3")
+# The steps that wait for a decision, by their rulebook numbers.  The stored values are the
+# codes saved tables hold (and hash): rename the constants freely, never their values.
+BLOOD_STEP = "K1"  # Ritual, Zorkal's level
+SUMMONING = "K2"
+MONSTER_MOVES = "K3"
+DECLARATIONS = "K4"  # the monsters' attack declarations
+PARRIES = "K4P"  # K4.2, the heroes' answer to the declarations
+BLESSINGS = "H1"
+HERO_MOVES = "H2"
+HERO_ATTACKS = "H3"  # attacks and spells
+
+KEEPER_PHASES = (BLOOD_STEP, SUMMONING, MONSTER_MOVES, DECLARATIONS)
+HERO_PHASES = (BLESSINGS, HERO_MOVES, HERO_ATTACKS)
 PHASE_NAMES = {
-    "K1": "the Keeper's Blood step (Ritual, Zorkal's level)",
-    "K2": "the Keeper's summoning",
-    "K3": "the monsters' movement",
-    "K4": "the monsters' attack declarations",
-    "K4P": "the heroes' parries",
-    "H1": "the heroes' Blessings",
-    "H2": "the heroes' movement",
-    "H3": "the heroes' attacks and spells",
+    BLOOD_STEP: "the Keeper's Blood step (Ritual, Zorkal's level)",
+    SUMMONING: "the Keeper's summoning",
+    MONSTER_MOVES: "the monsters' movement",
+    DECLARATIONS: "the monsters' attack declarations",
+    PARRIES: "the heroes' parries",
+    BLESSINGS: "the heroes' Blessings",
+    HERO_MOVES: "the heroes' movement",
+    HERO_ATTACKS: "the heroes' attacks and spells",
 }
+# Each step and the one after it (the last Keeper step opens the parries, the last hero step
+# ends the hero turn: both are functions below, not steps).
+_NEXT_KEEPER = {BLOOD_STEP: SUMMONING, SUMMONING: MONSTER_MOVES, MONSTER_MOVES: DECLARATIONS}
+_NEXT_HERO = {BLESSINGS: HERO_MOVES, HERO_MOVES: HERO_ATTACKS}
 
 
 def is_day(k: int) -> bool:
@@ -65,7 +80,7 @@ def start_keeper_turn(w: Work) -> None:
     for hid, h in s["heroes"].items():
         h["parries"] = hero_stat(hid, "parry", h["level"])
     s["ritual_played"] = False
-    enter_phase(w, "K1")
+    enter_phase(w, BLOOD_STEP)
 
 
 def enter_phase(w: Work, phase: str) -> None:
@@ -73,16 +88,16 @@ def enter_phase(w: Work, phase: str) -> None:
     s["phase"] = phase
     s["done"] = []
     s["cmds"] = {}
-    if phase == "K2":
+    if phase == SUMMONING:
         summoning.setup_allowance(w)
-    elif phase == "K3":
+    elif phase == MONSTER_MOVES:
         s["bonus"] = 0  # unused artifact bonuses are lost after K2 (ruling 30)
         for m in w.all_monsters().values():
             m["moved"] = False
             m["mv"] = 0 if m["wait"] else MONSTERS[m["type"]]["move"]
         z = s["zorkal"]
         z["mv"] = z_move() if w.zorkal_active() else 0
-    elif phase == "K4":
+    elif phase == DECLARATIONS:
         s["attacks"] = []
         for m in w.all_monsters().values():
             # Waiting bog beasts, bats and stunned monsters do not attack (content 3.2, 4.3 T07).
@@ -90,7 +105,7 @@ def enter_phase(w: Work, phase: str) -> None:
             m["atk"] = MONSTERS[m["type"]]["attacks"] if can else 0
         z = s["zorkal"]
         z["atk"] = combat.zorkal_attacks(z["level"]) if w.zorkal_active() else 0
-    elif phase == "H3":
+    elif phase == HERO_ATTACKS:
         for hid, h in s["heroes"].items():
             if h["cell"] is not None:
                 # Attacks per level, fixed when the phase opens (ruling 23), plus bonuses.
@@ -99,50 +114,47 @@ def enter_phase(w: Work, phase: str) -> None:
 
 
 def z_move() -> int:
-    return ZORKAL_STATS["move"]
+    move: int = ZORKAL_STATS["move"]
+    return move
 
 
 def keeper_has_choice(w: Work) -> bool:
     """Whether the open Keeper step offers anything but ending it (if not, it passes by)."""
     s = w.s
     phase = s["phase"]
-    if phase == "K1":
+    if phase == BLOOD_STEP:
         return True  # passing is a choice the Keeper makes himself (surrender, hand review)
-    if phase == "K2":
+    if phase == SUMMONING:
         return bool(summoning.summon_options(w))
-    if phase == "K3":
+    if phase == MONSTER_MOVES:
         for mid, m in s["monsters"].items():
             if m["mv"] > 0 and (can_bat(m) or creature_can_move(w, mid, m["cell"])):
                 return True
         z = s["zorkal"]
         return w.zorkal_active() and z["mv"] > 0 and creature_can_move(w, ZORKAL, z["cell"])
-    if phase == "K4":
+    if phase == DECLARATIONS:
         return bool(combat.attack_targets(w, first=True))
     return False
 
 
-def can_bat(m: dict) -> bool:
+def can_bat(m: MonsterState) -> bool:
     """Bat form is declared in K3 before the vampire's first step (content 3.2)."""
     return "bat_move" in MONSTERS[m["type"]] and not m["moved"] and not m["bat"]
 
 
 def end_keeper_phase(w: Work) -> None:
     phase = w.s["phase"]
-    if phase == "K1":
-        enter_phase(w, "K2")
-    elif phase == "K2":
-        enter_phase(w, "K3")
-    elif phase == "K3":
-        enter_phase(w, "K4")
-    elif phase == "K4":
+    if phase == DECLARATIONS:
         start_parries(w)
+    else:
+        enter_phase(w, _NEXT_KEEPER[phase])
 
 
 def start_parries(w: Work) -> None:
     """K4.2: a hero with more attacks on it than unused parries chooses which to parry; one with
     at most that many parries them all (a parry is never worth keeping)."""
     s = w.s
-    w.s["phase"] = "K4P"
+    w.s["phase"] = PARRIES
     s["done"] = []
     s["cmds"] = {}
     for hid in TIE_BREAK:
@@ -248,7 +260,7 @@ def start_hero_turn(w: Work) -> None:
         h["actions"] = 0
         h["bonus_actions"] = 0
         h["mv"] = [hero_stat(hid, "move", h["level"]), 0, 0]
-    enter_phase(w, "H1")
+    enter_phase(w, BLESSINGS)
 
 
 def hero_phase_seats(w: Work) -> list[str]:
@@ -258,7 +270,7 @@ def hero_phase_seats(w: Work) -> list[str]:
     for seat in s["seats"]:
         if seat in s["done"] or not w.seat_heroes_on_board(seat):
             continue
-        if s["phase"] == "H1" and s["blessings"].get(seat) is None:
+        if s["phase"] == BLESSINGS and s["blessings"].get(seat) is None:
             continue
         out.append(seat)
     return out
@@ -274,7 +286,7 @@ def may_take_back(w: Work, seat: str) -> bool:
     s = w.s
     if s["phase"] not in HERO_PHASES or seat not in s["done"] or not w.seat_heroes_on_board(seat):
         return False
-    if s["phase"] == "H1" and s["blessings"].get(seat) is None:
+    if s["phase"] == BLESSINGS and s["blessings"].get(seat) is None:
         return False
     limit = s["options"].get("phase_action_limit")
     if limit is not None and s["cmds"].get(seat, 0) >= limit:
@@ -289,12 +301,10 @@ TAKE_BACKS = "take_back:"
 
 def end_hero_phase(w: Work) -> None:
     phase = w.s["phase"]
-    if phase == "H1":
-        enter_phase(w, "H2")
-    elif phase == "H2":
-        enter_phase(w, "H3")
-    elif phase == "H3":
+    if phase == HERO_ATTACKS:
         end_hero_turn(w)
+    else:
+        enter_phase(w, _NEXT_HERO[phase])
 
 
 def end_hero_turn(w: Work) -> None:
@@ -331,7 +341,7 @@ def settle(w: Work) -> None:
             if keeper_has_choice(w):
                 return
             end_keeper_phase(w)
-        elif phase == "K4P":
+        elif phase == PARRIES:
             if parry_seats(w):
                 return
             resolve_and_end_keeper_turn(w)
