@@ -154,7 +154,12 @@ export class MoveControls {
     const d = t.current;
     if (!t.renderer || !d || !t.activeSeat || this.busy) return;
     const rect = t.canvas.getBoundingClientRect();
-    const action = t.renderer.actionAt(ev.clientX - rect.left, ev.clientY - rect.top, this.legal(), { selection: t.selection, view: d.view });
+    this.boardAction(t.renderer.actionAt(ev.clientX - rect.left, ev.clientY - rect.top, this.legal(), { selection: t.selection, view: d.view }));
+  }
+
+  /** What a place on the board means (actionAt's or cursorAct's answer), clicked or entered from the keyboard. */
+  boardAction(action) {
+    const t = this.t;
     if (!action) return;
     if (action.select !== undefined) this.select(action.select);
     else if (action.choose) {

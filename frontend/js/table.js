@@ -5,6 +5,7 @@
 import { api, forgetSeat, heldSeats, replayUrl, tableUrl } from "./api.js";
 import { Announcer, TurnAlerts } from "./alerts.js";
 import { boardArea, exposeRenderer, loadRenderer } from "./board.js";
+import { BoardKeys } from "./boardkeys.js";
 import { ChatBox } from "./chat.js";
 import { clockText } from "./clocks.js";
 import { TableConnection } from "./connection.js";
@@ -145,6 +146,7 @@ class LiveTable {
     this.canvas.addEventListener("click", (ev) => this.moves.onBoardClick(ev));
     this.canvas.addEventListener("mousemove", (ev) => this.onBoardHover(ev));
     this.canvas.addEventListener("mouseleave", () => (this.tooltip.hidden = true));
+    this.keys = new BoardKeys(this);
   }
 
   connect(key, token) {
@@ -301,6 +303,7 @@ class LiveTable {
     this.moves.render();
     this.renderBoard();
     this.noticeTurn();
+    this.keys.update();
   }
 
   /** A held seat that starts to owe a decision: tell the player, even with the tab in the background. */
@@ -334,7 +337,11 @@ class LiveTable {
     const names = [...new Set(this.moves.legal().map(label))];
     const listed = names.slice(0, ANNOUNCE_ACTIONS).join("; ");
     const more = names.length > ANNOUNCE_ACTIONS ? `; and ${names.length - ANNOUNCE_ACTIONS} more` : "";
-    this.announcer.say(`Your turn as ${seatLabel(this.table, this.activeSeat)}. ${this.turnText()}. You can: ${nameSeats(listed, this.table)}${more}.`);
+    // The board's targets by name, and where the keyboard cursor stands when the board has the focus.
+    const r = this.renderer;
+    const targets = r.describeTargets ? ` ${nameSeats(r.describeTargets(this.moves.legal(), { selection: this.selection }), this.table)}` : "";
+    const cursor = this.keys.active ? ` ${nameSeats(r.cursorText(), this.table)}` : "";
+    this.announcer.say(`Your turn as ${seatLabel(this.table, this.activeSeat)}. ${this.turnText()}.${targets} You can: ${nameSeats(listed, this.table)}${more}.${cursor}`);
   }
 
   renderConnState() {
