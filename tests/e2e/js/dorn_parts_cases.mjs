@@ -148,11 +148,17 @@ test("every listed action of every step has a label of its own words", (fixture)
   assert.equal(doneLabel("nowhere"), "Done");
 });
 
-test("the turn line names the Keeper turn, day or night, and the step", (fixture) => {
+test("the turn line names the Keeper turn, the Day/Night token's face, and the step", (fixture) => {
   for (const { view } of fixture.samples) {
     const line = turnText(view);
-    assert.ok(line.startsWith(`Keeper turn ${view.k} · ${view.day ? "Day" : "Night"} · `), line);
+    assert.ok(line.startsWith(`Keeper turn ${view.k} · ${view.day_night_token === "day" ? "Day" : "Night"} · `), line);
   }
+  // The heroes' turn after a Day Keeper turn: the Keeper flipped the token to the next turn's Night,
+  // and the banner says what the panel's token shows.
+  const flipped = { k: 1, day: true, day_night_token: "night", phase: "H2", phase_name: "the heroes' movement" };
+  assert.equal(turnText(flipped), "Keeper turn 1 · Night · Heroes' movement");
+  assert.equal(turnText({ ...flipped, k: 2, day: false, day_night_token: "day" }), "Keeper turn 2 · Day · Heroes' movement");
+  assert.equal(turnText({ k: 3, day: true, phase: "K2" }), "Keeper turn 3 · Day · K2");
   assert.equal(turnText({ outcome: { reason: "The heroes won." } }), "The heroes won.");
   assert.equal(turnText(null), "");
 });

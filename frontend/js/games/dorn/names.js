@@ -40,11 +40,20 @@ export function place(cell) {
   return cellOf(cell) ? `(${cell[0]},${cell[1]})` : "";
 }
 
-/** The turn banner's line: the Keeper turn, day or night, and the open step. */
+/**
+ * Whether the Day/Night token shows Day: the face it lies on now, which the Keeper flips at the
+ * end of his turn to show the next Keeper turn's (the rulebook's K5), so during the heroes' turn
+ * it is not `view.day` (Keeper turn k's). Views without the token say only `day`.
+ */
+export function tokenShowsDay(view) {
+  return view.day_night_token ? view.day_night_token === "day" : Boolean(view.day);
+}
+
+/** The turn banner's line: the Keeper turn, the Day/Night token's face (as the panel draws it), and the open step. */
 export function turnText(view) {
   if (!view) return "";
   if (view.outcome) return view.outcome.reason || "Game over";
-  const when = `Keeper turn ${view.k} · ${view.day ? "Day" : "Night"}`;
+  const when = `Keeper turn ${view.k} · ${tokenShowsDay(view) ? "Day" : "Night"}`;
   const name = String(view.phase_name || view.phase || "").replace(/^the /i, "");
   const step = name.charAt(0).toUpperCase() + name.slice(1);
   if (view.prompt) return `${when} · the Keeper places a hidden monster`;

@@ -4,6 +4,7 @@
 // is smaller than 11 px (Column.px) and every colour reaches 4.5:1 on the panel's fill.
 import { panelBox } from "../canvas.js";
 import { artifactToken, STRONG_FILL, treasureToken, WEAK_FILL } from "./figures.js";
+import { tokenShowsDay } from "./names.js";
 import { drawZone, fountainGlyph, teleportGlyph } from "./terrain.js";
 
 // The round's steps as the panel names them: the Keeper's column, then the heroes'.
@@ -126,7 +127,7 @@ function panelTips(stat, v) {
   const costs = Array.isArray(z.level_cost) ? z.level_cost : [];
   const arts = Object.values(v.artifacts || {});
   return {
-    day: `Keeper turn ${v.k ?? 1}, ${v.day ? "a Day" : "a Night"} turn. By Day the Keeper summons ${sm.day_weak ?? "?"} weak monster(s); by Night ${sm.night_weak ?? "?"} weak or ${sm.night_strong ?? "?"} strong. The token shows the face it lies on now.`,
+    day: `Keeper turn ${v.k ?? 1}, ${v.day ? "a Day" : "a Night"} turn. By Day the Keeper summons ${sm.day_weak ?? "?"} weak monster(s); by Night ${sm.night_weak ?? "?"} weak or ${sm.night_strong ?? "?"} strong. The token shows ${tokenShowsDay(v) ? "Day" : "Night"}${tokenShowsDay(v) === Boolean(v.day) ? "" : ": the Keeper flipped it to the next Keeper turn's face"}.`,
     round: `The round's steps: the Keeper's five, then the heroes' three. The lit one is open now (${v.phase_name || v.phase || "?"}).`,
     blood: `Blood Drops: ${v.blood ?? 0} of ${stat.blood_cap || 16}. Every life a hero loses becomes a drop; the Keeper pays for Rituals and Zorkal's levels with them${costs.length ? ` (level 2: ${costs[0]}, level 3: ${costs[1] ?? "?"} more)` : ""}.`,
     chamber: `The Ritual Chamber has been full ${v.fill ?? 0} Keeper turn(s) in a row; when it is full at the end of ${stat.chamber_fill_turns || 3} in a row, the Keeper wins.`,
@@ -139,7 +140,7 @@ function panelTips(stat, v) {
 /** The Day/Night token's face as it lies now (after the Keeper's flip it shows the next turn), and the Keeper turn. */
 function drawDayNight(col, v) {
   const { ctx, s, fs, x0, y } = col;
-  const day = v.day_night_token ? v.day_night_token === "day" : Boolean(v.day);
+  const day = tokenShowsDay(v);
   const iconR = s * 0.62;
   const ic = { x: x0 + iconR, y: y + iconR };
   if (day) {
