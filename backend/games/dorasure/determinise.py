@@ -49,6 +49,8 @@ from .rules.battle import dragon_hit
 from .rules.damage import from_current
 from .rules.heroes import _grow, new_hero, points
 from .state import (
+    ADVENTURE,
+    BATTLE,
     DamageEvent,
     Hero,
     Mountain,
@@ -305,7 +307,7 @@ def _kinds(turn: Sequence[Event]) -> set[str]:
 def _turn_flags(s: State, turn: Sequence[Event], before: Sequence[Event]) -> TurnFlags:
     flags: TurnFlags = {}
     kinds = _kinds(turn)
-    if s.phase == 2 and s.result is None:
+    if s.phase == BATTLE and s.result is None:
         # A battle turn starts with {"extra": ...}; the Gauntlets' answer made this one extra.
         flags["extra"] = "gauntlets" in _kinds(before)
     for kind in ("faith", "lullaby"):
@@ -328,7 +330,7 @@ def _turn_flags(s: State, turn: Sequence[Event], before: Sequence[Event]) -> Tur
 def _quest(s: State, turn: Sequence[Event]) -> QuestAttempt | None:
     """The quest being attempted: declared this turn and not yet resolved or aborted."""
     start = next((i for i in range(len(turn) - 1, -1, -1) if turn[i]["kind"] == "quest"), None)
-    if start is None or s.phase != 1:
+    if start is None or s.phase != ADVENTURE:
         return None
     after = turn[start + 1 :]
     if _kinds(after) & {"quest_success", "quest_failure", "quest_abort"}:
@@ -406,7 +408,7 @@ def _asked(s: State, targets: Mapping[str, int], absorbed: Mapping[str, int]) ->
 def _continuation(s: State, turn: Sequence[Event]) -> list[Op]:
     """The op queue behind the pending prompt(s), innermost first (rules/flow.py ``push``)."""
     kind = s.prompts[0]["kind"] if s.prompts else None
-    end: list[Op] = [("turn_end",)] if s.phase == 1 else [("battle_end",)]
+    end: list[Op] = [("turn_end",)] if s.phase == ADVENTURE else [("battle_end",)]
     if kind in ("spend", "tune", "post_roll"):
         assert s.roll is not None
         skip = {"spend": 0, "tune": 1, "post_roll": 3}[kind]
@@ -414,7 +416,7 @@ def _continuation(s: State, turn: Sequence[Event]) -> list[Op]:
     if kind in ("doll", "absorb"):
         assert s.dmg is not None
         return [("dmg_absorb",), ("dmg_apply",), *_after_damage(s, s.dmg["source"], turn, end)]
-    if s.phase == 1:
+    if s.phase == ADVENTURE:
         return {
             "reaction": [("sixes",), ("move_stage",), ("action_stage",), *end],
             "move": [("action_stage",), *end],
@@ -430,7 +432,7 @@ def _continuation(s: State, turn: Sequence[Event]) -> list[Op]:
 
 
 def _after_damage(s: State, source: str, turn: Sequence[Event], end: list[Op]) -> list[Op]:
-    if s.phase == 2:
+    if s.phase == BATTLE:
         return [*_retaliations_left(turn), *end] if source in RETALIATION_SOURCES else end
     if source.endswith(" as the quest begins"):
         return [("quest_pools",), *end]

@@ -44,7 +44,7 @@ from .content import (
 )
 from .rules.dragon import life
 from .rules.flow import PROMPTS
-from .rules.heroes import attr, lycan
+from .rules.heroes import attr, forest_danger, lycan, plains_danger
 from .state import ADVENTURE, BATTLE, OVER, Hero, Phase, State, copy_json
 
 PHASES: dict[Phase, str] = {ADVENTURE: "adventure", BATTLE: "battle", OVER: "over"}
@@ -96,8 +96,8 @@ def _hero(s: State, h: Hero) -> dict[str, Any]:
         "level": h["level"],
         "attrs": {
             "move": h["move"],
-            "plains_danger": h["pd"],
-            "forest_danger": h["fd"],
+            "plains_danger": plains_danger(h),
+            "forest_danger": forest_danger(h),
             "combat": attr(h, "combat"),
             "search": attr(h, "search"),
             "knowledge": attr(h, "knowledge"),

@@ -9,7 +9,7 @@ from ..state import State
 from .damage import blood_magic, from_current, kill, offer_kiss
 from .dice import ones, score_die
 from .flow import Ctx, ask, damage, op, optional_prompt, pass_action, push
-from .heroes import beside_ally, combo_group, gain_res, name, turn_start_refill
+from .heroes import beside_ally, combo_group, gain_res, level6_strike, name, turn_start_refill
 from .rolls import close_roll, start_roll
 
 
@@ -60,7 +60,7 @@ def _battle_result(ctx: Ctx) -> None:
 def dragon_hit(s: State, row: dict[str, Any], tot: int) -> int:
     d: int = row.get("dragon", 0)
     h = s.heroes[s.current]
-    if h["id"] == GRAND_MASTER and h["l6"] and tot >= 4:
+    if h["id"] == GRAND_MASTER and level6_strike(h) and tot >= 4:
         d = 2  # R57 Level 6 Strike
     return d
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..state import Hero, State
-from .dragon import dragon_damage
+from ..state import BATTLE, Hero, State
+from .dragon import dragon_damage, life
 from .flow import Ctx, PromptKind, ask, end_game, op, optional_prompt, pass_action, prompt_kind, push
 from .heroes import name, place_home, points, servants_first, spend_options
 
@@ -80,7 +80,7 @@ def _dmg_apply(ctx: Ctx) -> None:
         if soaked:
             part += f" (absorbs {soaked})"
         texts.append(part + (" and falls" if h["hp"] == 0 else ""))
-        if h["hp"] == 0 and s.phase == 2:
+        if h["hp"] == 0 and s.phase == BATTLE:
             kill(h)
     if texts:
         ctx.emit(
@@ -109,8 +109,8 @@ def kill(h: Hero) -> None:
 def _checkpoint(ctx: Ctx, claws: list[int] | tuple[int, ...] = ()) -> None:
     """R24: victory, then revival roll (phase 1) or defeat (phase 2)."""
     s = ctx.s
-    if s.phase == 2:
-        if s.swords >= 9:
+    if s.phase == BATTLE:
+        if life(s) == 0:
             end_game(ctx, "players_win", "The Dragon is slain: the heroes win!")
             return
         if not s.living():
@@ -163,7 +163,7 @@ def offer_kiss(s: State) -> None:
     if (
         v
         and s.relic
-        and s.phase == 2
+        and s.phase == BATTLE
         and not v["dead"]
         and "kiss_of_death" not in v["used"]
         and any(s.heroes[h]["dead"] for h in s.order)
@@ -284,7 +284,7 @@ def lose_health(ctx: Ctx, hid: str, n: int, why: str) -> None:
     h = s.heroes[hid]
     lost = min(n, h["hp"])
     h["hp"] -= lost
-    if h["hp"] == 0 and s.phase == 2:
+    if h["hp"] == 0 and s.phase == BATTLE:
         kill(h)
     ctx.emit("health_loss", f"{name(hid)} loses {lost} Health ({why}).", hero=hid, hp=h["hp"])
 

@@ -17,7 +17,7 @@ from ..content import (
     RETALIATION,
     ROAMING,
 )
-from ..state import State
+from ..state import ADVENTURE, State
 from .flow import Ctx, ask, damage, op, optional_prompt, pass_action, push
 from .heroes import combo_group, name, place_home
 
@@ -31,7 +31,7 @@ def life(s: State) -> int:
 def meter_step(ctx: Ctx, why: str) -> list[tuple[Any, ...]]:
     """Move the Dragon token up one space (R27) and return the ops it triggers."""
     s = ctx.s
-    if s.phase != 1 or s.meter >= METER_FINAL:
+    if s.phase != ADVENTURE or s.meter >= METER_FINAL:
         return []  # R27: steps past the final space are ignored
     s.meter += 1
     fire = s.meter in FIRE
@@ -52,11 +52,12 @@ def meter_step(ctx: Ctx, why: str) -> list[tuple[Any, ...]]:
     return ops
 
 
+# Stored as "six": ops sit in saved states' queues by name, so the name stays.
 @op("six")
-def _six(ctx: Ctx) -> None:
+def _movement_six(ctx: Ctx) -> None:
     """One movement 6 (R27), or its Special Chance roll with 6+ heroes (§8.3, R58)."""
     s = ctx.s
-    if s.phase != 1:
+    if s.phase != ADVENTURE:
         return
     if s.hero_count < LARGE_FROM:
         push(s, *meter_step(ctx, f"a 6 rolled by {name(s.current)}"))
@@ -146,7 +147,7 @@ def _rampage(ctx: Ctx, which: int) -> None:
 def dragon_damage(ctx: Ctx, d: int) -> list[int]:
     """Place Swords for one damage event (§3.2); return the claw boxes newly covered."""
     s = ctx.s
-    if s.phase == 1:
+    if s.phase == ADVENTURE:
         # §3.1: never below 1 life in the Adventure phase, and no retaliation (R41).
         d = min(d, life(s) - 1)
         s.swords += max(0, d)

@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 from backend.engine.core import Event
 from backend.engine.rng import Rng
 
-from ..state import Op, State, copy_json
+from ..state import OVER, Op, State, copy_json
 
 T = TypeVar("T")
 
@@ -114,7 +114,7 @@ def ask(s: State, seat: str, kind: str, **data: Any) -> None:
 def end_game(ctx: Ctx, result: str, reason: str) -> None:
     s = ctx.s
     s.result = (result, reason)
-    s.phase = 3
+    s.phase = OVER
     s.queue = []
     s.prompts = []
     s.move = None

@@ -24,7 +24,7 @@ from ..content import (
     TERRAINS,
     WOLF_ICONS,
 )
-from ..state import Hero, State
+from ..state import ADVENTURE, BATTLE, Hero, State
 from .flow import Ctx
 
 Attribute = Literal["combat", "search", "knowledge"]
@@ -66,6 +66,20 @@ def new_hero(hid: str) -> Hero:
     }
 
 
+# The sheet's short stored keys by their rulebook names (renaming the keys would change hashes).
+def plains_danger(h: Hero) -> int:
+    return h["pd"]
+
+
+def forest_danger(h: Hero) -> int:
+    return h["fd"]
+
+
+def level6_strike(h: Hero) -> bool:
+    """R57: the Grand Master's Level 6 Strike, gained from his growth list."""
+    return h["l6"]
+
+
 def has_pool(h: Hero) -> bool:
     return HEROES[h["id"]]["resource"] is not None
 
@@ -93,7 +107,7 @@ def attr(h: Hero, name: Attribute) -> int:
 def pool_base(s: State, h: Hero, kind: str, quest: str | None) -> int:
     """Dice a hero rolls for a scored roll before resources and Tune (§4.3, §7.3, §4.5)."""
     if kind == "adventure":
-        return h["pd"] if node_class(s, h["pos"]) == "plains" else h["fd"]
+        return plains_danger(h) if node_class(s, h["pos"]) == "plains" else forest_danger(h)
     if kind == "quest":
         q = QUESTS[quest] if quest else None
         assert q is not None
@@ -177,7 +191,7 @@ def _grow(h: Hero, entry: str) -> None:
 
 
 def on_mirage(s: State, h: Hero) -> bool:
-    return s.phase == 1 and s.lands.get(h["pos"]) == "mirage_city"
+    return s.phase == ADVENTURE and s.lands.get(h["pos"]) == "mirage_city"
 
 
 def heal(ctx: Ctx, h: Hero, n: int, why: str) -> int:
@@ -295,7 +309,7 @@ def combo_group(s: State, anchor: str) -> list[str]:
 def beside_ally(s: State, hid: str) -> bool:
     """R47: phase 1 — an ally on her space or an adjacent one; phase 2 — any living ally."""
     others = [o for o in s.living() if o != hid]
-    if s.phase == 2:
+    if s.phase == BATTLE:
         return bool(others)
     pos = s.heroes[hid]["pos"]
     near = {pos, *NODE_NEIGHBOURS[pos]}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, SPACES, TERRAINS
-from ..state import State
+from ..state import ADVENTURE, State
 from .flow import Ctx, PromptKind, ask, damage, op, prompt_kind, push
 from .heroes import attr, gain_res, has_pool, heal, name, node_class
 
@@ -192,7 +192,7 @@ def legal_moves(s: State, hid: str) -> list[dict[str, Any]]:
 def _move_stage(ctx: Ctx) -> None:
     s = ctx.s
     h = s.heroes[s.current]
-    if s.tflags.get("dead") or s.phase != 1 or h["trapped"] or s.move is None:
+    if s.tflags.get("dead") or s.phase != ADVENTURE or h["trapped"] or s.move is None:
         return
     if s.lands.get(h["pos"]) == "quick_sand" and s.move["steps"] > 0:
         return
@@ -231,7 +231,7 @@ def do_step(ctx: Ctx, to: str, die: int) -> None:
 @op("step")
 def _step_op(ctx: Ctx, to: str, die: int) -> None:
     """One step of a routed ``move`` (skipped if the mover fell on the way)."""
-    if ctx.s.tflags.get("dead") or ctx.s.phase != 1:
+    if ctx.s.tflags.get("dead") or ctx.s.phase != ADVENTURE:
         return
     do_step(ctx, to, die)
 

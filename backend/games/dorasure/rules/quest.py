@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content import EXP, GRAND_MASTER, MOUNTAINS, QUESTS, REWARDS, mountain_name
-from ..state import State
+from ..state import ADVENTURE, State
 from .damage import blood_magic
 from .dragon import dragon_damage, meter_step
 from .flow import Ctx, PromptKind, ask, damage, op, prompt_kind, push
@@ -208,7 +208,7 @@ def reward(ctx: Ctx, m: str) -> list[tuple[Any, ...]]:
 def _quest_end_check(ctx: Ctx) -> None:
     """R28: the Adventure phase ends when no mountain holds an unsolved quest."""
     s = ctx.s
-    if s.phase == 1 and not unsolved(s):
+    if s.phase == ADVENTURE and not unsolved(s):
         push(s, ("phase_end",))
 
 
@@ -220,7 +220,7 @@ def unsolved(s: State) -> list[str]:
 def _replenish(ctx: Ctx) -> None:
     """§8.4 / R59: solved tiles are replaced by new face-down quests from the reserve."""
     s = ctx.s
-    if s.phase != 1 or not unsolved(s) or s.replenished:
+    if s.phase != ADVENTURE or not unsolved(s) or s.replenished:
         return  # R59: not when the last solve's Lair ends the phase
     s.replenished = True
     solved = [m for m in MOUNTAINS if s.mountains[m]["state"] == "solved"]

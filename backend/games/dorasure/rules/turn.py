@@ -11,7 +11,7 @@ import itertools
 from typing import Any
 
 from ..content import GRAND_MASTER, HEROES, MOUNTAIN_SIDES, MOUNTAINS, NODE_MOUNTAINS, QUESTS, mountain_name
-from ..state import State
+from ..state import ADVENTURE, BATTLE, State
 from .adventure import adventure_ok, do_adventure, do_gather, do_rest, rest_amount
 from .flow import Ctx, PromptKind, ask, op, optional_prompt, pass_action, prompt_kind, push
 from .heroes import beside_ally, gain_res, heal, lycan, mark_used, name, turn_start_refill, used
@@ -129,7 +129,7 @@ def _sixes(ctx: Ctx) -> None:
 @op("action_stage")
 def _action_stage(ctx: Ctx) -> None:
     s = ctx.s
-    if s.tflags.get("dead") or s.phase != 1:
+    if s.tflags.get("dead") or s.phase != ADVENTURE:
         return
     s.move = None
     ask(s, s.current, "act")
@@ -258,7 +258,7 @@ def _phase_end(ctx: Ctx) -> None:
     s.move = None
     s.roll = None
     s.quest = None
-    s.phase = 2
+    s.phase = BATTLE
     s.trigger = s.current
     lost = []
     for m in MOUNTAINS:
