@@ -153,7 +153,15 @@ def test_dorn_on_a_phone(browser, server, artifacts: Path) -> None:
     rec = Recorder()
     page = phone(browser, rec)
     hold_seats(page, server.base_url, api, table_id, tokens)
-    check_first_screen(page)
+    got = check_first_screen(page)
+    # The whole board, its status panel too, inside the board's box: nothing overflows sideways.
+    overflow = page.evaluate(
+        "() => { const w = document.querySelector('.board-wrap'); return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert overflow[0] <= overflow[1], overflow
+    assert got["wrap"]["left"] <= got["canvas"]["left"] and got["canvas"]["right"] <= got["wrap"]["right"], got
+    assert got["canvas"]["width"] >= got["wrap"]["width"] - 40, got  # and it takes the width it has
+    page.screenshot(path=str(artifacts / "phone-dorn.png"))
     assert page.locator("#tab-dice").is_hidden()  # Dorn rolls no dice
     page.click("#zoom-in")
     page.wait_for_function("() => Number(document.querySelector('.board-wrap').dataset.zoom) > 1")

@@ -3,7 +3,7 @@
 // (renderer_parts.test.mjs) and inside Chromium. `fixture` is {static, samples: [{seat, view,
 // legal}]} from the real engine (test_renderer_parts_js.py).
 
-import { cellOf, DornLayout, figures, key, ZORKAL } from "../../../frontend/js/games/dorn/layout.js";
+import { cellOf, DornLayout, figures, key, MIN_CELL, READABLE_CELL, ZORKAL } from "../../../frontend/js/games/dorn/layout.js";
 import { DornNames, doneLabel, turnText } from "../../../frontend/js/games/dorn/names.js";
 import {
   actionCell,
@@ -30,11 +30,14 @@ const fitted = (fixture, avail = 1000, maxH = 700) => {
 };
 const hasCell = (legal) => legal.filter((a) => actionCell(a));
 
-test("the grid fits the window: quarter-pixel cells, 12 px at least, board and panel inside", (fixture) => {
-  for (const [avail, maxH] of [[1000, 700], [1440, 600], [700, 2000], [320, 340], [200, 100]]) {
+test("the grid fits the window: quarter-pixel cells, the width always (a phone's too), board and panel inside", (fixture) => {
+  for (const [avail, maxH] of [[1000, 700], [1440, 600], [700, 2000], [374, 500], [320, 340], [200, 100]]) {
     const layout = fitted(fixture, avail, maxH);
-    assert.ok(layout.cell >= 12 && Number.isInteger(layout.cell * 4), `cell ${layout.cell}`);
-    if (layout.cell > 12) assert.ok(layout.cssWidth <= avail + 1 && layout.cssHeight <= maxH + 1, `${layout.cssWidth}x${layout.cssHeight} in ${avail}x${maxH}`);
+    assert.ok(layout.cell >= MIN_CELL && Number.isInteger(layout.cell * 4), `cell ${layout.cell}`);
+    // Down to MIN_CELL the width wins (the page's zoom makes small cells legible), the height down to READABLE_CELL.
+    if (layout.cell > MIN_CELL) assert.ok(layout.cssWidth <= avail + 1, `${layout.cssWidth} wide in ${avail}`);
+    if (layout.cell < READABLE_CELL && layout.cell > MIN_CELL) assert.ok(layout.cssWidth >= avail - layout.cell, `${layout.cssWidth} in ${avail}: cells smaller than the width needs`);
+    if (avail >= 1000) assert.ok(layout.cssHeight <= maxH + 1, `${layout.cssHeight} high in ${maxH}`);
     const panel = layout.panelRect();
     assert.ok(panel.x > layout.ox + layout.width * layout.cell && panel.x + panel.w < layout.cssWidth, "panel right of the board");
     assert.ok(panel.y + panel.h <= layout.cssHeight, "panel inside the canvas");

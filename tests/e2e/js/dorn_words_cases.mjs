@@ -113,6 +113,11 @@ test("the board keeps readable cells in a short window when the width allows, wi
   assert.ok(px >= 10, `ruler text ${px} px`);
   for (const c of cols) assert.ok(c.y < layout.oy && c.y - px / 2 >= 0, "column numbers above the board");
   for (const r of rows) assert.ok(r.x < layout.ox && r.x - px * 0.6 >= 0, "row numbers (two digits, centred) left of the board");
+  layout.fit(374, 500); // a phone: 11 px cells, every other column numbered, the numbers apart
+  const phone = layout.rulers();
+  assert.ok(layout.cell < 13 && layout.cssWidth <= 374, `cell ${layout.cell}, ${layout.cssWidth} px`);
+  assert.deepEqual(phone.cols.map((c) => c.n), [...Array(layout.width / 2).keys()].map((i) => 2 * i));
+  assert.ok(phone.px >= 8 && phone.px * 1.3 < 2 * layout.cell, `ruler text ${phone.px} px on ${layout.cell} px cells`);
 });
 
 test("the legend names every zone the board draws and every kind of mark on it", (fixture) => {

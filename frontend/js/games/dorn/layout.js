@@ -13,6 +13,9 @@ const RULER_CELLS = 0.9;
 // text would drop under 11 px. A short window then scrolls to the panels rather than
 // shrinking the board (at 1366x768 the board would be ~440 px wide with ~7 px text).
 export const READABLE_CELL = 26;
+// The smallest cell at all. The board always fits the width (a phone's 390 px takes cells of
+// 11 px): the page's zoom makes it legible, where a wider board would cut its status panel off.
+export const MIN_CELL = 8;
 
 export const key = (x, y) => `${x},${y}`;
 export const cellOf = (v) => (Array.isArray(v) && v.length === 2 ? v : null);
@@ -68,14 +71,14 @@ export class DornLayout {
   /**
    * Fit the board, its rulers and its status panel into `avail` CSS pixels of width, and into
    * `maxH` of height unless that would make cells smaller than READABLE_CELL (quarter-pixel
-   * cells, 12 px at least).
+   * cells, MIN_CELL px at least).
    */
   fit(avail, maxH) {
     const cols = RULER_CELLS + this.width + 0.3 + PANEL_CELLS + 0.2;
     const rows = RULER_CELLS + this.height + 0.3;
     const byWidth = avail / cols;
     const byHeight = maxH / rows;
-    const cell = Math.max(12, Math.floor(Math.min(byWidth, Math.max(byHeight, READABLE_CELL)) * 4) / 4);
+    const cell = Math.max(MIN_CELL, Math.floor(Math.min(byWidth, Math.max(byHeight, READABLE_CELL)) * 4) / 4);
     this.cell = cell;
     this.ox = Math.round(cell * RULER_CELLS);
     this.oy = Math.round(cell * RULER_CELLS);
@@ -88,9 +91,12 @@ export class DornLayout {
     const s = this.cell;
     const cols = [];
     const rows = [];
-    for (let x = 0; x < this.width; x += 1) cols.push({ n: x, x: this.ox + (x + 0.5) * s, y: this.oy / 2 });
+    // Two-digit numbers side by side need 13 px cells; on smaller ones (a phone) every other column is numbered.
+    const every = s < 13 ? 2 : 1;
+    for (let x = 0; x < this.width; x += every) cols.push({ n: x, x: this.ox + (x + 0.5) * s, y: this.oy / 2 });
     for (let y = 0; y < this.height; y += 1) rows.push({ n: y, x: this.ox / 2, y: this.oy + (y + 0.5) * s });
-    return { cols, rows, px: Math.max(10, Math.min(14, s * 0.42)) };
+    // 10 px at least while a cell holds two such digits; smaller cells (a phone) take smaller numbers.
+    return { cols, rows, px: Math.max(Math.min(10, s * 0.75), Math.min(14, s * 0.42)) };
   }
 
   /** Centre of cell (x, y) in CSS pixels from the canvas' top-left corner. */

@@ -1,7 +1,7 @@
 // The status panel right of Dorn's labyrinth, drawn on the canvas from the view: Day or
 // Night and the Keeper turn, the round's steps, the Blood pool, the chamber fill counter,
 // Zorkal and the Gate, the Artifacts, the decks, and a legend as far as there is room. No text
-// is smaller than 11 px (Column.px) and every colour reaches 4.5:1 on the panel's fill.
+// is smaller than 11 px (Column.px; on a phone's small cells it shrinks with them) and every colour reaches 4.5:1 on the panel's fill.
 import { panelBox } from "../canvas.js";
 import { artifactToken, STRONG_FILL, treasureToken, WEAK_FILL } from "./figures.js";
 import { tokenShowsDay } from "./names.js";
@@ -26,6 +26,10 @@ const STEPS = [
 export const PANEL_FILL = "#221d18";
 const MUTED = "#b7a68f"; // 7:1 on the panel
 const SMALLEST = 11;
+// Below cells of this size (a phone's board, which fits the width) the panel is too narrow for
+// its 11 px text: its words shrink with the cells, and the page's zoom (which redraws the board
+// with larger cells) brings them back to full size.
+const FULL_TEXT_CELL = 20;
 
 /**
  * The panel's column inside the box r for cells of s px: its left edge x0 and width w, the
@@ -36,7 +40,9 @@ class Column {
     const pad = s * 0.35;
     this.ctx = ctx;
     this.s = s;
-    this.fs = Math.max(13, s * 0.5);
+    const k = Math.min(1, s / FULL_TEXT_CELL);
+    this.fs = Math.max(13, s * 0.5) * k;
+    this.smallest = SMALLEST * k;
     this.x0 = r.x + pad;
     this.w = r.w - 2 * pad;
     this.y = r.y + pad;
@@ -55,9 +61,9 @@ class Column {
     if (last) last.y1 = Math.min(last.y1, this.y);
   }
 
-  /** A font size: `k` times the panel's, never under 11 px. */
+  /** A font size: `k` times the panel's, never under 11 px (but on the smallest cells). */
   px(k) {
-    return Math.max(SMALLEST, this.fs * k);
+    return Math.max(this.smallest, this.fs * k);
   }
 
   /** A line of text at y. */
