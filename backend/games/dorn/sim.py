@@ -22,7 +22,8 @@ Purposeful actions:
   the picks, a creature walks closer to a hero in a quarter, the rest are uniform.  Creatures
   already placed to attack stay put.  (Before, every creature wandered until the step's
   action limit: ≈ 30 moves per Keeper turn, half the game's actions.)
-* Keeper, Blood step: levelling Zorkal.
+* Keeper, Blood step: levelling Zorkal, playing a Ritual.
+* Heroes, Blessings step: playing the seat's Blessing.
 * Heroes, movement: picking up an artifact (outside the chamber, by a hero that can still
   move); dropping one inside the chamber; a carrier walking towards the chamber; an
   empty-handed hero walking towards the nearest loose artifact, or, once the Gate is open,
@@ -42,7 +43,7 @@ from backend.engine.rng import Rng
 
 from .board import BOARD, WALL
 from .catalog import MONSTERS
-from .rules.turns import BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
+from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
 from .state import KEEPER, ZORKAL, State
 
 # Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
@@ -110,8 +111,11 @@ def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
         return []
     if seat == KEEPER:
         if phase == BLOOD_STEP:
-            return [a for a in legal if a["type"] == "level_zorkal"]
+            # Cards are played with purpose too, so every card's rule occurs in simulations.
+            return [a for a in legal if a["type"] in ("level_zorkal", "play_ritual")]
         return []
+    if phase == BLESSINGS:
+        return [a for a in legal if a["type"] == "play_blessing"]
     if phase == HERO_MOVES:
         return _hero_moves(s, legal)
     if phase == HERO_ATTACKS:

@@ -6,10 +6,10 @@ game past every step in which nobody owes a decision.
 from __future__ import annotations
 
 from ..board import BOARD
-from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, ZORKAL_STATS, hero_stat
+from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
 from ..state import ZORKAL, MonsterState, Work
-from . import combat, summoning, treasure
+from . import cards, combat, summoning, treasure
 from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
@@ -94,9 +94,9 @@ def enter_phase(w: Work, phase: str) -> None:
         s["bonus"] = 0  # unused artifact bonuses are lost after K2 (ruling 30)
         for m in w.all_monsters().values():
             m["moved"] = False
-            m["mv"] = 0 if m["wait"] else MONSTERS[m["type"]]["move"]
+            m["mv"] = 0 if m["wait"] else cards.monster_move(s, m["type"])
         z = s["zorkal"]
-        z["mv"] = z_move() if w.zorkal_active() else 0
+        z["mv"] = cards.zorkal_move(s) if w.zorkal_active() else 0
     elif phase == DECLARATIONS:
         s["attacks"] = []
         for m in w.all_monsters().values():
@@ -111,11 +111,6 @@ def enter_phase(w: Work, phase: str) -> None:
                 # Attacks per level, fixed when the phase opens (ruling 23), plus bonuses.
                 h["actions"] = hero_stat(hid, "attacks", h["level"]) + h["bonus_actions"]
                 h["bonus_actions"] = 0
-
-
-def z_move() -> int:
-    move: int = ZORKAL_STATS["move"]
-    return move
 
 
 def keeper_has_choice(w: Work) -> bool:
@@ -220,6 +215,7 @@ def resolve_and_end_keeper_turn(w: Work) -> None:
     combat.check_victory(w)
     if s["outcome"] is not None:
         return
+    cards.black_fountain_heal(w)  # K5.1 (content 5.2)
     # K5.2 chamber check (RB; ruling 28): all 14 chamber cells hold a figure.
     occ = w.occupancy()
     if all(c in occ for c in BOARD.chamber):
@@ -238,6 +234,7 @@ def resolve_and_end_keeper_turn(w: Work) -> None:
         m["wait"] = m["bat"] = m["no_attack"] = m["frozen"] = False
         m["mv"] = m["atk"] = 0
     s["zorkal"]["mv"] = s["zorkal"]["atk"] = 0
+    cards.expire(w, cards.UNTIL_KEEPER_END)
     # K5.4 flip Day/Night (RB).
     w.emit(
         "day_night", f"The token turns to {'Day' if is_day(s['k'] + 1) else 'Night'}.", day=is_day(s["k"] + 1)
@@ -309,13 +306,14 @@ def end_hero_phase(w: Work) -> None:
 
 def end_hero_turn(w: Work) -> None:
     s = w.s
-    # H4 Heal, hero by hero in tie-break order: fountains, Argos and the Herbalist heal 2 (RB).
+    # H4 Heal, hero by hero in tie-break order: fountains (not under Black Fountain, R02), Argos
+    # and the Herbalist heal 2 (RB; content 5.3).
     for hid in TIE_BREAK:
         h = s["heroes"].get(hid)
         if h is None or h["cell"] is None:
             continue
         cell = h["cell"]
-        if cell in BOARD.fountains or cell in BOARD.safe:
+        if (cell in BOARD.fountains and cards.fountains_heal_heroes(s)) or cell in BOARD.safe:
             combat.heal(w, hid, RULES["heal_location"], "healing place")
     # H5: movement and action bonuses and Rubble expire.
     for h in s["heroes"].values():
@@ -323,6 +321,7 @@ def end_hero_turn(w: Work) -> None:
         h["actions"] = 0
         h["bonus_actions"] = 0
         h["rubble"] = False
+    cards.expire(w, cards.UNTIL_HERO_END)
     s["k"] += 1
     start_keeper_turn(w)
 
