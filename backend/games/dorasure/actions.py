@@ -46,9 +46,9 @@ from backend.engine.core import IllegalAction, check_action_shape
 
 from .content import CITY, MOVE_NEIGHBOURS, NODE_TERRAIN
 from .rules.flow import PROMPTS
-from .rules.movement import threshold
+from .rules.movement import can_share, occupied_by_others, place, threshold
 from .rules.turn import forced_rule
-from .state import State, copy_json
+from .state import Movement, State, copy_json
 
 TYPES_BY_KIND: dict[str, set[str]] = {
     "reaction": {"faith", "lullaby", "pass"},
@@ -155,32 +155,14 @@ def refusal_reason(state: State, seat: str, p: dict[str, Any] | None, a: dict[st
     if t not in TYPES_BY_KIND[kind]:
         return "not_now", f"That is not possible now: {PROMPTS[kind].describe(state, p)}"
     if t == "step" and state.move is not None:
-        here = state.heroes[seat]["pos"]
-        to, die = a["to"], a["die"]
-        if not isinstance(to, str) or to not in NODE_TERRAIN:
-            return "no_such_space", "There is no such space on the board."
-        if NODE_TERRAIN[to] == "mountain":
-            return "mountain", "Mountain spaces can never be entered (rulebook, Movement of Hero)."
-        if to not in MOVE_NEIGHBOURS[here]:
-            return "not_adjacent", "Each step must enter a space next to the hero."
-        if die == 1:
-            return "die_void", "A die showing 1 is void for movement this turn (rulebook)."
-        if die not in state.move["dice"]:
-            return "no_such_die", "You have no unused movement die with that face."
-        need = threshold(state, seat, to)
-        if isinstance(die, int) and die < need:
-            return "die_too_low", f"Entering that space needs a die of {need} or more (rulebook thresholds)."
-        return "cannot_stop", (
-            "That step would leave you unable to finish your move: you can pass other heroes "
-            "but only stop with them in a village or the City (rulebook)."
-        )
+        return _step_refusal(state, seat, state.move, a["to"], a["die"])
     if t == "end_move":
         return (
             "cannot_stop",
             "You cannot stop on another hero's space except in a village or the City (rulebook).",
         )
-    if t == "move":
-        return "unreachable", "You cannot reach and stop on that space with your remaining dice."
+    if t == "move" and state.move is not None:
+        return _move_refusal(state, seat, state.move, a["to"])
     if t == "rest":
         return _no_rest(state, seat)
     if t == "adventure":
@@ -193,6 +175,83 @@ def refusal_reason(state: State, seat: str, p: dict[str, Any] | None, a: dict[st
     if t in ("spend", "absorb"):
         return "not_enough", "You cannot pay that many points from your resources."
     return "not_allowed", f"That is not one of your options now: {PROMPTS[kind].describe(state, p)}"
+
+
+def _space_refusal(to: object) -> tuple[str, str] | None:
+    """What refuses any movement into ``to`` whatever the dice: no such space, or a mountain."""
+    if not isinstance(to, str) or to not in NODE_TERRAIN:
+        return "no_such_space", "There is no such space on the board."
+    if NODE_TERRAIN[to] == "mountain":
+        return "mountain", "Mountain spaces can never be entered (rulebook, Movement of Hero)."
+    return None
+
+
+def _threshold_refusal(
+    state: State, seat: str, to: str, best: int | None, dice: str
+) -> tuple[str, str] | None:
+    """The threshold of ``to`` against ``best``, the highest die that could pay for entering it
+    (§1.6); ``dice`` says which dice those were."""
+    need = threshold(state, seat, to)
+    if best is None or best < need:
+        return (
+            "die_too_low",
+            f"Entering {place(state, to)} needs a die of {need} or more; {dice} (rulebook thresholds).",
+        )
+    return None
+
+
+def _dice_left(dice: list[int]) -> str:
+    if not dice:
+        return "you have no movement dice left"
+    return "your dice left: " + ", ".join(map(str, sorted(dice)))
+
+
+def _step_refusal(state: State, seat: str, mv: Movement, to: object, die: object) -> tuple[str, str]:
+    """Movement of Hero, one step: the first rule that forbids entering ``to`` with ``die``."""
+    here = state.heroes[seat]["pos"]
+    space = _space_refusal(to)
+    if space is not None:
+        return space
+    assert isinstance(to, str)
+    if to not in MOVE_NEIGHBOURS[here]:
+        return "not_adjacent", "Each step must enter a space next to the hero."
+    if die == 1:
+        return "die_void", "A die showing 1 is void for movement this turn (rulebook)."
+    if die not in mv["dice"]:
+        return "no_such_die", "You have no unused movement die with that face."
+    if isinstance(die, int):
+        too_low = _threshold_refusal(state, seat, to, die, f"this die is a {die}")
+        if too_low is not None:
+            return too_low
+    return "cannot_stop", (
+        "That step would leave you unable to finish your move: you can pass other heroes "
+        "but only stop with them in a village or the City (rulebook)."
+    )
+
+
+def _move_refusal(state: State, seat: str, mv: Movement, to: object) -> tuple[str, str]:
+    """Movement of Hero, a whole move to ``to``: the step's reasons, then why no route ends there."""
+    space = _space_refusal(to)
+    if space is not None:
+        return space
+    assert isinstance(to, str)
+    here = state.heroes[seat]["pos"]
+    if to == here:
+        return "already_there", "You are already there: stop here instead (end the movement)."
+    if to in occupied_by_others(state, seat) and not can_share(state, to):
+        return "cannot_stop", (
+            f"Another hero stands on {place(state, to)}: you can pass other heroes but only stop "
+            "with them in a village or the City (rulebook)."
+        )
+    dice = list(mv["dice"])
+    if to in MOVE_NEIGHBOURS[here]:
+        too_low = _threshold_refusal(state, seat, to, max(dice, default=None), _dice_left(dice))
+        if too_low is not None:
+            return too_low
+    return "unreachable", (
+        f"{place(state, to)} is out of reach: every step needs its own unused die meeting the "
+        f"threshold of the space it enters, and {_dice_left(dice)} (rulebook thresholds)."
+    )
 
 
 def _the_forced_action(state: State, seat: str, a: dict[str, Any]) -> bool:

@@ -8,6 +8,7 @@ node, ``"city"``, R5), mountain neighbourhoods, thresholds, hero sheets.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
@@ -112,6 +113,63 @@ def _node_neighbours() -> dict[str, tuple[str, ...]]:
 
 
 NODE_NEIGHBOURS = _node_neighbours()
+
+
+# -- Places as the map names them ---------------------------------------------------------------
+# Sentences never show space ids (no hex carries one): a place is the City, a named space, or an
+# unnamed hex by its terrain and bearing from the nearest named one.  These are the words of the
+# client's frontend/js/games/dorasure/names.js (``place``, ``compass``), so log and buttons agree.
+
+COMPASS = ("east", "north-east", "north-west", "west", "south-west", "south-east")
+
+
+def compass(a: Space, b: Space) -> str:
+    """The direction from hex ``a`` to hex ``b``, one of the six of a pointy-top map."""
+    x = b["q"] - a["q"] + (b["r"] - a["r"]) / 2
+    y = (b["r"] - a["r"]) * math.sqrt(3) / 2
+    angle = math.atan2(-y, x) * 180 / math.pi  # 0 = east, counter-clockwise
+    return COMPASS[math.floor(angle / 60 + 0.5) % 6]  # rounding half up, as JavaScript's Math.round
+
+
+def _nearest_named(space_id: str) -> tuple[Space, int] | None:
+    """The nearest space with a name, over hexes of any terrain, with its distance (< 8)."""
+    seen = {space_id}
+    ring = [space_id]
+    for distance in range(1, 8):
+        nxt = []
+        for s in ring:
+            for n in SPACE_NEIGHBOURS[s]:
+                if n in seen:
+                    continue
+                seen.add(n)
+                if SPACES[n]["name"]:
+                    return SPACES[n], distance
+                nxt.append(n)
+        if not nxt:
+            return None
+        ring = nxt
+    return None
+
+
+def _place_name(node: str) -> str:
+    if node == CITY:
+        return "the City"
+    s = SPACES[node]
+    if s["name"]:
+        return s["name"]
+    kind = s["terrain"]
+    near = _nearest_named(node)
+    if near is None:
+        return f"the {kind} hex"
+    other, distance = near
+    where = "the City" if other["terrain"] == "city" else other["name"]
+    bearing = compass(other, s)
+    if distance == 1:
+        return f"the {kind} {bearing} of {where}"
+    return f"the {kind} {distance} hexes {bearing} of {where}"
+
+
+PLACE_NAMES: dict[str, str] = {node_of(s): _place_name(node_of(s)) for s in SPACES}
 # Movement graph: enterable nodes only (mountains are never entered nor crossed, §1.6).
 MOVE_NEIGHBOURS: dict[str, tuple[str, ...]] = {
     n: tuple(m for m in NODE_NEIGHBOURS[n] if TERRAINS[NODE_TERRAIN[m]]["enterable"]) for n in ENTERABLE_NODES

@@ -35,6 +35,7 @@ from typing import Any
 from backend.engine.rng import Rng
 
 from .content import (
+    CHARTS,
     CLAWS,
     HEROES,
     LARGE_FROM,
@@ -73,8 +74,9 @@ ROLL_OPS = (("roll_tune",), ("roll_throw",), ("roll_post",))
 # Damage sources (the ``damage`` op's text) and where each comes from in the rules.
 RAMPAGE_SOURCES = frozenset({"Belk in flames", "the Dragon's fire", "the Dragon's claws"})
 RETALIATION_SOURCES = frozenset({"the Dragon's retaliation", "the Dragon's critical slash"})
-# Battle rows whose hero damage lands with Dragon damage (rules/battle.py ``resolve_row``).
-STRIKES = {"head_on": "head-on strike", "from_behind": "attack from behind", "flanking": "flanking overkill"}
+# Battle rows whose hero damage lands with Dragon damage (rules/battle.py ``resolve_row``), by the
+# words the rules name their damage with.
+STRIKES: dict[str, str] = {row["id"]: row["words"] for row in CHARTS["battle"] if row.get("dragon")}
 
 
 def fresh_seed(rng: Rng) -> str:

@@ -4,8 +4,11 @@
   ``spaces``: [{id, node, q, r, terrain, name, fang_site, neighbours}] — ``node`` is the
   id used in actions and positions (the City hexes share ``"city"``);
   ``mountains``: {id: name}; ``meter``: {length, fire, final}; ``dragon``: {boxes,
-  claws}; ``heroes``: sheets (stats, resource, growth, power texts); ``quests``,
-  ``rewards``, ``lands``: catalogues; ``seats``: hero ids in turn order.
+  claws}; ``charts``: {adventure, battle}: rows [{max, id, words, text, ...numbers}] — ``text``
+  the row's effect, ``words`` what event sentences call it; ``terrains``: {terrain: {threshold,
+  share, rest, adventure, enterable}} (base terrain; razed Belk and Fang tiles change some in
+  play); ``heroes``: sheets (stats, resource, growth, power texts); ``quests``, ``rewards``,
+  ``lands``: catalogues; ``seats``: hero ids in turn order.
 
 ``view(state, seat)`` (small, changes every action):
   ``phase`` ("adventure" | "battle" | "over"), ``turn``, ``current``, ``trigger``,
@@ -39,6 +42,7 @@ from .content import (
     QUESTS,
     REWARDS,
     SPACES,
+    TERRAINS,
     TILE_NAMES,
     node_of,
 )
@@ -73,6 +77,16 @@ def static_info(order: list[str], fang: bool) -> dict[str, Any]:
             "meter": DRAGON["meter"],
             "dragon": DRAGON["health"],
             "charts": {k: CHARTS[k] for k in ("adventure", "battle")},
+            "terrains": {
+                t: {
+                    "threshold": d["threshold"],
+                    "share": d["share"],
+                    "rest": d["rest"],
+                    "adventure": d["adventure"],
+                    "enterable": d["enterable"],
+                }
+                for t, d in TERRAINS.items()
+            },
             "heroes": {h: {k: v for k, v in HEROES[h].items()} for h in order},
             "quests": {q: {"name": d["name"], "text": d["text"]} for q, d in QUESTS.items()},
             "rewards": {r: {"name": d["name"], "text": d["text"]} for r, d in REWARDS.items()},

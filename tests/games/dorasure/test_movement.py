@@ -64,7 +64,7 @@ def test_steps_spend_dice_one_by_one(monkeypatch):
     t.start_turn(2, 3, 5)
     t.act("hunter", {"type": "step", "to": "r03", "die": 2})
     assert t.hero("hunter")["pos"] == "r03" and sorted(t.s.move["dice"]) == [3, 5]
-    assert t.event("step")["text"] == "Hunter moves to r03 with a 2."
+    assert t.event("step")["text"] == "Hunter moves to the road south-east of Western Lake with a 2."
     t.act("hunter", {"type": "step", "to": "p14", "die": 3})
     t.act("hunter", {"type": "end_move"})
     assert t.hero("hunter")["pos"] == "p14" and t.prompt("hunter") == "act"
@@ -143,3 +143,29 @@ def test_default_moves_off_another_heros_road(monkeypatch):
     t.act("hunter", {"type": "step", "to": "r03", "die": 2})
     default = GAME.default_action(t.s, "hunter")
     assert default["type"] == "move" and default in t.legal("hunter")
+
+
+def test_a_refused_move_says_which_rule_forbids_it(monkeypatch):
+    """A ``move`` nobody can make is refused for its real reason, with the step's own reasons."""
+    t = Table(monkeypatch, {"hunter": "lake", "ninja": "r02"}, current="hunter")
+    t.start_turn(2, 3, 4)
+    assert t.prompt("hunter") == "move"
+
+    def refused(action: dict) -> IllegalAction:
+        with pytest.raises(IllegalAction) as e:
+            GAME.validate(t.s, "hunter", action)
+        return e.value
+
+    assert refused({"type": "move", "to": "m1"}).code == "mountain"
+    low = refused({"type": "move", "to": "f06"})  # a forest next to the lake: 5 or more
+    assert low.code == "die_too_low" and low.message == (
+        "Entering the forest south-west of Widowpeak needs a die of 5 or more; "
+        "your dice left: 2, 3, 4 (rulebook thresholds)."
+    )
+    step = refused({"type": "step", "to": "f06", "die": 4})
+    assert step.code == "die_too_low" and "this die is a 4" in step.message
+    taken = refused({"type": "move", "to": "r02"})  # the Ninja's road
+    assert taken.code == "cannot_stop" and "the road east of Western Lake" in taken.message
+    far = refused({"type": "move", "to": "hollowmere"})
+    assert far.code == "unreachable" and far.message.startswith("Hollowmere is out of reach")
+    assert refused({"type": "move", "to": "lake"}).code == "already_there"

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
+from backend.engine.playout import driver_rng, play_random
 from backend.engine.rng import seed_from_int
+from backend.games.dorasure.content import PLACE_NAMES, TERRAINS
 from backend.games.dorasure.game import GAME
 
 from .helpers import Table
@@ -71,3 +74,45 @@ def test_event_texts_are_sentences(monkeypatch):
     t.start_turn(4, 5, 1)
     for e in t.events:
         assert isinstance(e.data["text"], str) and e.data["text"].endswith(".")
+
+
+def test_static_info_gives_terrains_and_chart_texts_from_the_data():
+    info = GAME.static_info(GAME.normalize_options({"heroes": ["ninja", "hunter"]}))
+    assert info["terrains"]["forest"] == {
+        "threshold": 5,
+        "share": False,
+        "rest": 0,
+        "adventure": True,
+        "enterable": True,
+    }
+    assert info["terrains"]["village"]["share"] and not info["terrains"]["mountain"]["enterable"]
+    assert set(info["terrains"]) == set(TERRAINS)
+    for chart in ("adventure", "battle"):
+        for row in info["charts"][chart]:
+            assert row["text"].endswith(".") and row["words"], row["id"]
+    assert {r["id"]: r["text"] for r in info["charts"]["battle"]}["flanking"] == (
+        "Flanking overkill: the Dragon takes 2 damage."
+    )
+
+
+SPACE_ID = re.compile(r"\b(?:[a-z]\d\d|m\d|city_[abc])\b")
+
+
+def test_event_sentences_name_places_as_the_map_does_never_by_id():
+    """Every event of many random games, over the whole board (the client's names.js ``place``
+    says the same words: frontend/js/games/dorasure/names.js)."""
+    assert PLACE_NAMES["r03"] == "the road south-east of Western Lake"
+    assert PLACE_NAMES["city"] == "the City" and PLACE_NAMES["belk"] == "Belk"
+    assert len(set(PLACE_NAMES.values())) == len(PLACE_NAMES)  # each its own
+    assert not any(SPACE_ID.search(p) for p in PLACE_NAMES.values())
+    steps = 0
+    for seed in range(1, 9):
+        record = play_random(GAME, seed, GAME.sim_options(driver_rng(seed), None, {"fang": seed % 2 == 0}))
+        state = GAME.initial_state(seed_from_int(record.seed), record.options)
+        for seat, action in record.actions:
+            transition = GAME.apply(state, seat, action)
+            for e in transition.events:
+                assert not SPACE_ID.search(e.data["text"]), e.data["text"]
+                steps += e.kind == "step"
+            state = transition.state
+    assert steps > 20

@@ -52,15 +52,9 @@ def _adventure_result(ctx: Ctx) -> None:
         exp, dmg, note = 0, 0, " Never Targets the Weak: nothing happens."
     if hid == GRAND_MASTER:
         exp = 0  # the Grand Master gains no EXP from adventures
-    words = {
-        "adv_fumble": "a fumble",
-        "adv_nothing": "nothing",
-        "adv_scrape": "a success, at a cost",
-        "adv_clean": "a success",
-    }
     ctx.emit(
         "adventure_result",
-        f"{name(hid)}'s adventure scores {tot}: {words[row['id']]}.{note}",
+        f"{name(hid)}'s adventure scores {tot}: {row['words']}.{note}",
         hero=hid,
         total=tot,
         result=row["id"],

@@ -71,18 +71,9 @@ def resolve_row(ctx: Ctx, tot: int, combo: bool) -> None:
     cur = s.current
     row = chart_row("battle", tot)
     rid = row["id"]
-    texts = {
-        "chomp": "the Dragon chomps down",
-        "claw_barrage": "a barrage of claws",
-        "fire_blast": "the Dragon blasts the party",
-        "team_combo": "a Team Combo",
-        "head_on": "head-on strike",
-        "from_behind": "attack from behind",
-        "flanking": "flanking overkill",
-    }
     ctx.emit(
         "battle_result",
-        f"{name(cur)}'s battle total is {tot}: {texts[rid]}.",
+        f"{name(cur)}'s battle total is {tot}: {row['words']}.",
         hero=cur,
         total=tot,
         result=rid,
@@ -103,7 +94,7 @@ def resolve_row(ctx: Ctx, tot: int, combo: bool) -> None:
         push(s, damage({h: 1 for h in combo_group(s, cur)}, "a failed Team Combo"))
     else:
         self_dmg = {cur: row["self_damage"]} if row.get("self_damage") else {}
-        push(s, damage(self_dmg, texts[rid], dragon=dragon_hit(s, row, tot)))
+        push(s, damage(self_dmg, row["words"], dragon=dragon_hit(s, row, tot)))
 
 
 def team_combo(ctx: Ctx) -> None:

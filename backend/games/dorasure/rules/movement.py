@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, SPACES, TERRAINS
+from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, PLACE_NAMES, TERRAINS
 from ..state import ADVENTURE, State
 from .flow import Ctx, PromptKind, ask, damage, op, prompt_kind, push
 from .heroes import attr, gain_res, has_pool, heal, name, node_class
@@ -211,7 +211,7 @@ def do_step(ctx: Ctx, to: str, die: int) -> None:
     s.move = {**mv, "dice": dice, "steps": mv["steps"] + 1, "path": [*mv["path"], to]}
     frm = h["pos"]
     h["pos"] = to
-    ctx.emit("step", f"{name(hid)} moves to {label(to)} with a {die}.", hero=hid, frm=frm, to=to, die=die)
+    ctx.emit("step", f"{name(hid)} moves to {place(s, to)} with a {die}.", hero=hid, frm=frm, to=to, die=die)
     cls = node_class(s, to)
     if hid == "ninja" and cls == "forest":
         gain_res(ctx, h, 1, "Ninjutsu")
@@ -236,11 +236,11 @@ def _step_op(ctx: Ctx, to: str, die: int) -> None:
     do_step(ctx, to, die)
 
 
-def label(node: str) -> str:
-    if node == "city":
-        return "the City"
-    n = SPACES[node]["name"]
-    return n or node
+def place(s: State, node: str) -> str:
+    """A node as the map names it now (content.PLACE_NAMES; razed Belk as the client marks it)."""
+    if node == "belk" and s.razed:
+        return f"{PLACE_NAMES[node]} (razed)"
+    return PLACE_NAMES[node]
 
 
 def _move_default(s: State, p: dict[str, Any]) -> dict[str, Any]:
