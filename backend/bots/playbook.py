@@ -6,7 +6,9 @@
   the Dorn hero seats).
 * ``score``: how good a state is for a side, in [0, 1]: 1 a win, 0 a loss, and between them an
   estimate for a game cut off before its end (or a loss that came close).
-* ``horizon``: how many actions a rollout plays before ``score`` judges it.
+* ``horizon``: how many actions a rollout plays at most before ``score`` judges it, and
+  ``settled(state, origin)`` whether it may stop sooner, where ``score`` judges well (Dorasure:
+  as the Climactic Battle begins, whose dice ``score`` then averages from what the heroes bring).
 * ``gives_up``: whether a seat concedes now, and ``concessions`` the action types that concede:
   the strong level never picks those by search (a surrender scores as a loss), only by this rule.
 * ``options``: the listed actions worth searching (all of them by default; Dorasure leaves out
@@ -31,6 +33,7 @@ class Playbook:
     side: Callable[[Seat], str]
     score: Callable[[Any, str], float]
     horizon: int
+    settled: Callable[[Any, Any], bool]
     gives_up: Callable[[Any, Seat, list[Action]], Action | None]
     concessions: frozenset[str] = frozenset()
     options: Callable[[Any, Seat, list[Action]], list[Action]] = lambda state, seat, legal: legal
@@ -38,6 +41,10 @@ class Playbook:
 
 def never_gives_up(state: Any, seat: Seat, legal: list[Action]) -> Action | None:
     return None
+
+
+def never_settled(state: Any, origin: Any) -> bool:
+    return False
 
 
 def playbook(game_name: str) -> Playbook:

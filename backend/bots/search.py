@@ -38,6 +38,7 @@ EXPLORATION = 0.7  # UCB1's constant, for scores in [0, 1]
 WIDEN = 2.0  # a node may have ceil(WIDEN * sqrt(visits + 1)) children
 MIN_ITERATIONS = 8  # before the early stop may end a search
 SHRINK = 2.0
+CONFIDENCE = 1.0  # standard errors by which a child must beat the steady pick to replace it
 
 
 def action_key(action: Action) -> str:
@@ -45,20 +46,34 @@ def action_key(action: Action) -> str:
 
 
 class Node:
-    __slots__ = ("action", "visits", "total", "avail", "children")
+    __slots__ = ("action", "visits", "total", "squares", "avail", "children")
 
     def __init__(self, action: Action | None) -> None:
         self.action = action
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0
         self.avail = 0
         self.children: dict[tuple[Seat, str], Node] = {}
+
+    def add(self, score: float) -> None:
+        self.visits += 1
+        self.total += score
+        self.squares += score * score
+
+    def mean(self) -> float:
+        return self.total / self.visits
+
+    def error(self) -> float:
+        """The standard error of ``mean`` (squared)."""
+        mean = self.mean()
+        return max(0.0, self.squares / self.visits - mean * mean) / self.visits
 
     def ucb(self, prior: float) -> float:
         """UCB1 on availability, the mean shrunk towards the siblings' (``SHRINK`` visits'
         worth): one lucky rollout out of two does not make a child the favourite."""
-        mean = (self.total + SHRINK * prior) / (self.visits + SHRINK)
-        return mean + EXPLORATION * math.sqrt(math.log(self.avail) / self.visits)
+        shrunk = (self.total + SHRINK * prior) / (self.visits + SHRINK)
+        return shrunk + EXPLORATION * math.sqrt(math.log(self.avail) / self.visits)
 
 
 class StrongBot:
@@ -91,6 +106,7 @@ class StrongBot:
         self.last_iterations = 0
         if len(candidates) == 1:
             return candidates[0]
+        anchor = self.book.steady(first, seat, candidates, rng)  # opened first (``_select``)
         root = Node(None)
         state = first
         clock = budget.clock
@@ -105,7 +121,7 @@ class StrongBot:
             if now >= deadline or (n >= MIN_ITERATIONS and _settled(root, n, now - started, deadline - now)):
                 break
             state = belief.sample(rng)
-        best = max(root.children.values(), key=lambda c: (c.visits, c.total))
+        best = _answer(root, root.children.get((seat, action_key(anchor))))
         assert best.action is not None
         return next(a for a in listed if a == best.action)
 
@@ -127,13 +143,13 @@ class StrongBot:
             node = child
             actor = min(game.to_act(state))
             actions = self._playable(state, actor, game.legal_actions(state, actor))
+        root.visits += 1  # the root's children widen with it (its score is never read)
         state = self._rollout(state, rng)
         scores: dict[str, float] = {}
         for child, side in path:
             if side not in scores:
                 scores[side] = book.score(state, side)
-            child.visits += 1
-            child.total += scores[side]
+            child.add(scores[side])
 
     def _playable(self, state: Any, seat: Seat, legal: list[Action]) -> list[Action]:
         playing = [a for a in legal if a["type"] not in self.book.concessions] or legal
@@ -168,14 +184,25 @@ class StrongBot:
 
     def _rollout(self, state: Any, rng: Rng) -> Any:
         game, book = self.game, self.book
+        origin = state
         for _ in range(book.horizon):
-            if game.outcome(state) is not None:
+            if game.outcome(state) is not None or book.settled(state, origin):
                 break
             actors = sorted(game.to_act(state))
             actor = actors[rng.below(len(actors))]
             legal = game.legal_actions(state, actor)
             state = game.apply(state, actor, book.steady(state, actor, legal, rng)).state
         return state
+
+
+def _answer(root: Node, anchor: Node | None) -> Node:
+    """The most visited child, unless it is not the steady pick and does not beat it by
+    ``CONFIDENCE`` standard errors: the search departs from the steady pick on evidence only."""
+    best = max(root.children.values(), key=lambda c: (c.visits, c.total))
+    if anchor is None or best is anchor or anchor.visits < 2 or best.visits < 2:
+        return best
+    margin = CONFIDENCE * math.sqrt(best.error() + anchor.error())
+    return best if best.mean() - anchor.mean() > margin else anchor
 
 
 def _settled(root: Node, iterations: int, spent: float, left: float) -> bool:
