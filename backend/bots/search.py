@@ -38,7 +38,9 @@ EXPLORATION = 0.7  # UCB1's constant, for scores in [0, 1]
 WIDEN = 2.0  # a node may have ceil(WIDEN * sqrt(visits + 1)) children
 MIN_ITERATIONS = 8  # before the early stop may end a search
 SHRINK = 2.0
-CONFIDENCE = 1.0  # standard errors by which a child must beat the steady pick to replace it
+# Standard errors by which a child must beat the steady pick to replace it: the luckiest of
+# several equally good children beats it by one standard error about half the time.
+CONFIDENCE = 2.0
 
 
 def action_key(action: Action) -> str:
