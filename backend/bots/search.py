@@ -15,8 +15,9 @@ playbook's ``horizon`` actions; the playbook's ``score`` of where that ends is b
 * Progressive widening: a node opens a new child only every so many visits (``WIDEN``), the
   steady pick first, so a Dorn Keeper with 300 listed creature moves still searches the likely
   ones; with too little time the most visited child is the steady pick.
-* The answer is the most visited root child.  Search stops at the budget's deadline (checked
-  after every iteration, so a decision overruns it by at most one rollout), or earlier once no
+* The answer is the most visited root child, unless it fails to beat the steady pick by
+  ``CONFIDENCE`` standard errors.  Search stops when one more iteration of the average length
+  would pass the budget's deadline (the clock is read after every iteration), or earlier once no
   other child can catch the leader in the time left.
 """
 
@@ -120,7 +121,10 @@ class StrongBot:
             if self.max_iterations is not None and n >= self.max_iterations:
                 break
             now = clock()
-            if now >= deadline or (n >= MIN_ITERATIONS and _settled(root, n, now - started, deadline - now)):
+            # Stop before an iteration as long as the average would pass the deadline.
+            if now + (now - started) / n >= deadline:
+                break
+            if n >= MIN_ITERATIONS and _settled(root, n, now - started, deadline - now):
                 break
             state = belief.sample(rng)
         best = _answer(root, root.children.get((seat, action_key(anchor))))
