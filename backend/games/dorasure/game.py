@@ -1,32 +1,21 @@
-"""Dorasure as an engine Game: options, setup (content §8.2), and the contract glue."""
+"""Dorasure as an engine Game: a thin adapter from the contract (backend/engine/core.py) to the
+rules (``rules/``: setup, flow and one module per chapter), ``actions.py`` and ``view.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backend.engine.core import Game, InvalidOptions, Outcome, SeatInfo, Transition
+from backend.engine.core import Game, Outcome, SeatInfo, Transition
 from backend.engine.rng import Rng
 
 from . import actions, determinise, sim
 from . import view as view_mod
-from .content import (
-    FANG_SITES,
-    GRAND_MASTER,
-    HEROES,
-    LANDS,
-    MOUNTAINS,
-    PARTY_HEROES,
-    PRIORITY,
-    QUESTS,
-    REWARD_POOL,
-)
+from .content import HEROES, PRIORITY
 from .rules import adventure, battle, damage, dragon, movement, quest, rolls, turn  # noqa: F401  (registers ops)
 from .rules.flow import PROMPTS, Ctx, run
-from .rules.heroes import new_hero
+from .rules.setup import normalize_options, setup, sim_options
 from .state import State
-
-OPTION_KEYS = {"heroes", "fang"}
 
 
 class Dorasure:
@@ -36,36 +25,7 @@ class Dorasure:
 
     # -- options ---------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - OPTION_KEYS
-        if unknown:
-            raise InvalidOptions(
-                "unknown_option", f"Unknown Dorasure option(s): {', '.join(sorted(unknown))}."
-            )
-        heroes = options.get("heroes")
-        if heroes is None:
-            raise InvalidOptions("no_heroes", "Choose the heroes for this table (1 to 11).")
-        if not isinstance(heroes, list | tuple) or not all(isinstance(h, str) for h in heroes):
-            raise InvalidOptions("bad_heroes", "Heroes must be a list of hero ids.")
-        for h in heroes:
-            if h not in HEROES:
-                raise InvalidOptions("unknown_hero", f"There is no hero called {h!r}.")
-        if len(set(heroes)) != len(heroes):
-            raise InvalidOptions("duplicate_hero", "Each character can be played at most once.")
-        if not 1 <= len(heroes) <= 11:
-            raise InvalidOptions("player_count", "Dorasure is played with 1 to 11 heroes.")
-        if GRAND_MASTER in heroes and len(heroes) > 1:
-            raise InvalidOptions(
-                "grand_master_alone", "If the Grand Master is used, no other heroes are allowed."
-            )
-        if len(heroes) == 1 and heroes[0] != GRAND_MASTER:
-            raise InvalidOptions(
-                "lone_hero",
-                "A one-hero game is played with the Grand Master; choose him or at least two heroes.",
-            )
-        fang = options.get("fang", False)
-        if not isinstance(fang, bool):
-            raise InvalidOptions("bad_fang", "The Fang option is true or false.")
-        return {"heroes": sorted(heroes, key=PRIORITY.__getitem__), "fang": fang}
+        return normalize_options(options)
 
     def options_schema(self) -> dict[str, Any]:
         """How a lobby offers the options above (a JSON-schema subset, see docs/protocol.md)."""
@@ -100,50 +60,14 @@ class Dorasure:
         return view_mod.static_info(list(options["heroes"]), bool(options.get("fang")))
 
     def sim_options(self, rng: Rng, players: int | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        fang = bool(overrides.get("fang", False))
-        chosen = list(overrides.get("heroes") or [])
-        if players is None:
-            players = len(chosen) if chosen else 1 + rng.below(5)
-        if players == 1 and not chosen:
-            return {"heroes": [GRAND_MASTER], "fang": fang}
-        pool = [h for h in PARTY_HEROES if h not in chosen]
-        while len(chosen) < players and pool:
-            chosen.append(pool.pop(rng.below(len(pool))))
-        return {"heroes": chosen, "fang": fang}
+        return sim_options(rng, players, overrides)
 
     # -- setup (§8.2) ------------------------------------------------------------
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:
         return self.initial_transition(seed, options).state
 
     def initial_transition(self, seed: bytes, options: Mapping[str, Any]) -> Transition[State]:
-        """Setup, then the first hero's turn up to his first decision: its movement roll, and
-        any Rampage or damage the roll causes, are setup events (the log's first entry)."""
-        s = blank_state(seed.hex(), self.normalize_options(options))
-        ctx = Ctx(s)
-        rewards = ctx.rng.shuffled(list(REWARD_POOL))
-        quests = ctx.rng.shuffled(sorted(QUESTS))
-        s.mountains = {
-            m: {
-                "quest": quests[i],
-                "reward": rewards[i],
-                "state": "hidden",
-                "reward_state": "hidden",
-                "flags": 0,
-                "replenished": False,
-            }
-            for i, m in enumerate(MOUNTAINS)
-        }
-        s.reserve = sorted(quests[len(MOUNTAINS) :])
-        if s.fang:
-            tiles = ctx.rng.shuffled(sorted(LANDS))
-            s.lands = dict(zip(FANG_SITES, tiles[: len(FANG_SITES)], strict=True))
-        # Face-down tiles stay unnamed; Fang's land tiles are placed face up (§9.1).
-        lands = {"lands": dict(s.lands)} if s.fang else {}
-        ctx.emit("setup", "The heroes gather in the City; the Dragon sleeps.", heroes=list(s.order), **lands)
-        turn.begin_turn(s, s.order[0])
-        run(ctx)
-        ctx.finish()
-        return Transition(s, tuple(ctx.events))
+        return setup(seed, self.normalize_options(options))
 
     # -- play --------------------------------------------------------------------
     def to_act(self, state: State) -> frozenset[str]:
@@ -207,18 +131,6 @@ class Dorasure:
 
     def secrets(self, state: State, seat: str | None) -> set[str]:
         return view_mod.secrets(state)
-
-
-def blank_state(seed_hex: str, opts: Mapping[str, Any]) -> State:
-    """Heroes placed at level 1 (§8.2 steps 1–3, 6); tiles and the first turn come after."""
-    order = tuple(opts["heroes"])
-    return State(
-        seed=seed_hex,
-        order=order,
-        fang=opts["fang"],
-        current=order[0],
-        heroes={h: new_hero(h) for h in order},
-    )
 
 
 GAME: Game[State] = Dorasure()

@@ -14,9 +14,10 @@ from collections import deque
 from typing import Any
 
 from backend.games.dorasure.content import HEROES
-from backend.games.dorasure.game import GAME, blank_state
+from backend.games.dorasure.game import GAME
 from backend.games.dorasure.rules import flow
 from backend.games.dorasure.rules.heroes import _grow, level_for
+from backend.games.dorasure.rules.setup import blank_state
 from backend.games.dorasure.rules.turn import begin_turn
 
 DEFAULT_MOUNTAINS = {
