@@ -226,7 +226,7 @@ def write_readme(clock: str, results: Path = RESULTS) -> None:
 def fit_samples(game_name: str, games: int, seed0: int) -> tuple[list[list[float]], list[float]]:
     """(features, outcome) where the strong level's rollouts stop, from steady games."""
     from backend.bots import dorasure_play, dorn_play
-    from backend.bots.playbook import playbook
+    from backend.bots.playbooks import playbook
     from backend.engine.playout import driver_rng
     from backend.engine.rng import Rng, seed_from_int
 

@@ -16,7 +16,8 @@ from backend.engine.rng import Rng
 
 from .belief import Belief
 from .interface import Bot, Budget, EventData, View, check_observation
-from .playbook import Playbook, playbook
+from .playbook import Playbook
+from .playbooks import playbook
 from .search import StrongBot
 
 LEVELS = ("random", "steady", "strong")

@@ -45,16 +45,3 @@ def never_gives_up(state: Any, seat: Seat, legal: list[Action]) -> Action | None
 
 def never_settled(state: Any, origin: Any) -> bool:
     return False
-
-
-def playbook(game_name: str) -> Playbook:
-    """The playbook of a registered game (imported lazily, like the games themselves)."""
-    if game_name == "dorasure":
-        from . import dorasure_play
-
-        return dorasure_play.PLAYBOOK
-    if game_name == "dorn":
-        from . import dorn_play
-
-        return dorn_play.PLAYBOOK
-    raise KeyError(f"no bot playbook for {game_name!r}: only random bots can play it")

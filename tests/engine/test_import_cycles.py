@@ -44,9 +44,13 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
-            # ``from . import rules`` imports a module, not a name.
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            named = {f"{base}.{alias.name}" for alias in node.names}
+            # ``from . import rules`` imports the module ``rules``: the package is only its way
+            # there (and is always initialised before any of its modules runs).  A name that is
+            # not a module comes from the package itself.
+            found.update(named)
+            if not named <= modules:
+                found.add(base)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -106,6 +110,9 @@ def test_function_level_and_relative_imports_are_followed() -> None:
     # Relative imports resolve to their modules (a known edge of the play package).
     assert "backend.play.master" in graph["backend.play.tables"]
     assert "backend.engine.core" in graph["backend.engine.replay"]
+    # ``from . import x`` is an edge to the module x, not to its package.
+    assert "backend.bots.dorn_play" in graph["backend.bots.playbooks"]
+    assert "backend.bots" not in graph["backend.bots.playbooks"]
 
 
 def test_backend_has_no_import_cycle() -> None:

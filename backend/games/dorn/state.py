@@ -398,3 +398,13 @@ class Work:
         if cid == ZORKAL:
             return "Zorkal"
         return "the " + str(MONSTERS[self.s["monsters"][cid]["type"]]["name"])
+
+
+def discard_blessing(w: Work, seat: str) -> str:
+    """The seat's Blessing leaves its hand for the discard pile (played, or lost with its heroes):
+    here, below both the cards and combat (a hero's death discards it), which use it."""
+    card = w.s["blessings"][seat]
+    assert card is not None
+    w.s["blessings"][seat] = None
+    w.s["blessing_discard"].append(card)
+    return card

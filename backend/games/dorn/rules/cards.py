@@ -21,8 +21,9 @@ from typing import Any, NamedTuple
 
 from ..board import BOARD, TRAIL
 from ..catalog import BLESSINGS, HEROES, MONSTERS, RITUALS, ZORKAL_STATS
-from ..state import State, Work, cell_name, placed, xy
+from ..state import State, Work, cell_name, discard_blessing, placed, xy
 from . import reach
+from .combat import damage_creature, heal
 
 Choices = Callable[[Work], list[dict[str, Any]]]
 UserChoices = Callable[[Work, str], list[dict[str, Any]]]
@@ -220,7 +221,6 @@ def _exchange_of_places(w: Work, action: dict[str, Any]) -> None:
 
 
 def _mending_light(w: Work, action: dict[str, Any]) -> None:
-    from .combat import heal  # combat imports this module (a hero's death discards its Blessing)
 
     heal(w, _user(w, action), BLESSING_HEAL, "Mending Light")
 
@@ -237,7 +237,6 @@ def _judgement_choices(w: Work, hid: str) -> list[dict[str, Any]]:
 
 
 def _judgement(w: Work, action: dict[str, Any]) -> None:
-    from .combat import damage_creature
 
     mid = action["target"]
     m = w.s["monsters"][mid]
@@ -332,15 +331,6 @@ def blessing_actions(w: Work, seat: str, heroes: list[str]) -> list[dict[str, An
         for extra in rule.choices(w, hid) if rule is not None else [{}]:
             out.append({"type": "play_blessing", "card": card, "hero": hid, **extra})
     return out
-
-
-def discard_blessing(w: Work, seat: str) -> str:
-    """The seat's Blessing leaves its hand for the discard pile (played, or lost with its heroes)."""
-    card = w.s["blessings"][seat]
-    assert card is not None
-    w.s["blessings"][seat] = None
-    w.s["blessing_discard"].append(card)
-    return card
 
 
 def play_blessing(w: Work, seat: str, action: dict[str, Any]) -> None:

@@ -15,8 +15,8 @@ from ..catalog import (
     hero_stat,
     level_for_xp,
 )
-from ..state import KEEPER, ZORKAL, Work, cell_name, placed, xy
-from . import cards, reach
+from ..state import KEEPER, ZORKAL, Work, cell_name, discard_blessing, placed, xy
+from . import reach
 
 # ---------------------------------------------------------------------------------------
 # Blood, life, death
@@ -82,7 +82,7 @@ def check_deaths(w: Work) -> None:
         )
         seat = h["seat"]
         if not any(s["heroes"][o]["alive"] for o in s["seats"][seat]) and s["blessings"].get(seat):
-            card = cards.discard_blessing(w, seat)
+            card = discard_blessing(w, seat)
             w.emit(
                 "blessing_discarded",
                 f"{seat} has no living hero left; its Blessing is discarded unplayed.",
