@@ -1,6 +1,7 @@
 """The determinisers' contract (issue 12, point 1): a state sampled from what a seat has seen
 shows that seat exactly the view it has, and lists it the same actions, at every step of many
-games; over many samples the hidden tiles and cards are spread as the unseen pool says; and the
+games (and, but for what the seat cannot know, is the real state: the search plays on from it);
+over many samples the hidden tiles and cards are spread as the unseen pool says; and the
 sampled seed is a fresh one, never the table's.
 
 The games are the simulator's steered random games (engine/playout.py), so they reach every
@@ -57,12 +58,53 @@ def walk(
     return count
 
 
-def check_consistent(game: Any, rng: Rng) -> Callable[[Any, str, list], None]:
+def known_dorasure(state: Any, seat: str) -> dict[str, Any]:
+    """The encoded state without what no seat can know: seed, reserve, face-down tiles."""
+    e = DORASURE.encode_state(state)
+    for key in ("seed", "counter", "reserve", "public"):
+        e.pop(key)
+    for m in e["mountains"].values():
+        if m["state"] not in ("revealed", "solved"):
+            m["quest"] = None
+        if m["reward_state"] != "revealed":
+            m["reward"] = None
+    if e["move"]:
+        e["move"]["dice"] = sorted(e["move"]["dice"])
+    return e
+
+
+def known_dorn(state: Any, seat: str) -> dict[str, Any]:
+    """The encoded state without what ``seat`` cannot know: seed, deck orders, other hands."""
+    e = DORN.encode_state(state)
+    for key in ("rng", "treasure_deck", "blessing_deck", "ritual_deck"):
+        e.pop(key)
+    # Content 5.12's command counts are not rebuilt (docstring of dorn/determinise.py).
+    e["cmds"] = {k: v for k, v in e["cmds"].items() if k.startswith("take_back:")}
+    if e["phase"] != "K2":
+        e.pop("summon")
+    if seat != "keeper":
+        e.pop("ritual_hand")
+    e["blessings"] = {k: (v if k == seat else v is not None) for k, v in e["blessings"].items()}
+    for h in e["heroes"].values():
+        h["cards"] = sorted(h["cards"]) if seat != "keeper" else len(h["cards"])
+    return e
+
+
+KNOWN = {"dorasure": known_dorasure, "dorn": known_dorn}
+
+
+def check_consistent(game: Any, rng: Rng, misses: list[str]) -> Callable[[Any, str, list], None]:
+    """Each sample shows the seat its view and lists it its actions; and apart from what the
+    seat cannot know it *is* the real state (``misses`` collects the steps where it is not)."""
+    known = KNOWN[game.name]
+
     def visit(state: Any, seat: str, events: list) -> None:
         view = game.view(state, seat)
         sampled = game.sample_state(view, seat, rng, events)
         assert game.view(sampled, seat) == view
         assert game.legal_actions(sampled, seat) == game.legal_actions(state, seat)
+        if known(sampled, seat) != known(state, seat):
+            misses.append(str(state.dmg["source"]) if game.name == "dorasure" and state.dmg else "?")
 
     return visit
 
@@ -75,10 +117,13 @@ def test_both_games_declare_the_hook():
 def test_dorasure_samples_show_the_seat_its_view_at_every_step(players, fang):
     rng = Rng(seed_from_int(players))
     visits = 0
+    misses: list[str] = []
     for seed in range(10 * players, 10 * players + 8):
         options = DORASURE.sim_options(driver_rng(seed), players, {"fang": fang})
-        visits += walk(DORASURE, seed, options, check_consistent(DORASURE, rng))
+        visits += walk(DORASURE, seed, options, check_consistent(DORASURE, rng, misses))
     assert visits > 8 * 30
+    # The one known gap: a routed move stopped by the Poisonous Swamp (Fang) keeps steps unseen.
+    assert set(misses) <= {"Poisonous Swamp"} and len(misses) <= visits // 100
 
 
 @pytest.mark.parametrize("hero_seats", [1, 2, 5])
@@ -86,7 +131,9 @@ def test_dorn_samples_show_the_seat_its_view_at_every_step(hero_seats):
     rng = Rng(seed_from_int(hero_seats))
     seed = 500 + hero_seats
     options = DORN.sim_options(driver_rng(seed), hero_seats + 1, {})
-    assert walk(DORN, seed, options, check_consistent(DORN, rng)) > 300
+    misses: list[str] = []
+    assert walk(DORN, seed, options, check_consistent(DORN, rng, misses)) > 300
+    assert misses == []
 
 
 def test_the_sampled_seed_is_fresh():

@@ -20,8 +20,9 @@ What is drawn, from the bot's ``rng`` (content 4 says who sees what):
 
 What is rebuilt from the events, because the view does not show it: the strong types already
 seen (``seen_strong``), the next monster id, which creatures moved this Keeper turn (a vampire
-takes bat form only before its first step), extra attacks bought in the movement step, and
-each seat's take-backs of *done* in the open step.
+takes bat form only before its first step), extra attacks bought before the attack step (an
+item, Battle Fervour), what is left of a Swiftness bonus in its own move class, the lasting
+effects of this turn's cards (Bloodlust), and each seat's take-backs of *done* in the open step.
 
 Known gaps: the per-step command counts of content 5.12's ``phase_action_limit`` (an engine
 safety net for simulations) restart at 0; a dead hero's destroyed cards are drawn again from
@@ -38,8 +39,9 @@ from backend.engine.rng import Rng
 
 from .board import BOARD
 from .catalog import BAG, BLESSINGS, MONSTERS, RITUALS, TREASURES
+from .rules import cards as rule_cards
 from .rules import turns
-from .rules.turns import HERO_PHASES, TAKE_BACKS
+from .rules.turns import HERO_PHASES, KEEPER_PHASES, TAKE_BACKS
 from .state import (
     ZORKAL,
     HeroState,
@@ -123,7 +125,7 @@ def sample_state(view: Mapping[str, Any], seat: str | None, rng: Rng, events: Se
         "cmds": _take_backs(view, events),
         "prompt": _prompt(view["prompt"]),
         "surrender": copy_json(view["surrender"]),
-        "effects": {},
+        "effects": _effects(view, events),
         "outcome": copy_json(view["outcome"]),
     }
     return s
@@ -184,14 +186,25 @@ def _hero(
     view: Mapping[str, Any], hid: str, v: Mapping[str, Any], cards: list[str], events: Sequence[Event]
 ) -> HeroState:
     bonus = 0
-    if view["phase"] in HERO_STEPS:
+    blessed = 0
+    if view["phase"] in HERO_PHASES:
         for e in _since(events, "hero_turn"):
-            if (
-                e["kind"] == "item_used"
-                and e["hero"] == hid
-                and TREASURES[e["card"]]["effect"] == "extra_action"
-            ):
+            if e.get("hero") != hid:
+                continue
+            if e["kind"] == "item_used" and TREASURES[e["card"]]["effect"] == "extra_action":
                 bonus += TREASURES[e["card"]]["actions"]
+            elif e["kind"] == "bonus_actions":
+                bonus += rule_cards.FERVOUR_ACTIONS  # B07 Battle Fervour
+            elif e["kind"] == "bonus_move":
+                blessed += rule_cards.SWIFTNESS_STEPS  # B12 Swiftness
+    if view["phase"] not in HERO_STEPS:
+        bonus = 0  # the attack step took them when it opened
+    # Move classes (content 4.5): base and item bonuses, Ritual-, Blessing-granted.  Steps are paid
+    # from the first class first, so what is left of a Blessing's bonus is the last to go.
+    left = v["move_left"]
+    mv = [left, 0, 0]
+    mv[rule_cards.BLESSING_CLASS] = min(blessed, left)
+    mv[0] = left - mv[rule_cards.BLESSING_CLASS]
     return {
         "seat": v["seat"],
         "cell": _cell(v["cell"]),
@@ -202,9 +215,7 @@ def _hero(
         "cards": cards,
         "parries": v["parries"],
         "rot": v["rot"],
-        # Move classes (content 4.5): base and item bonuses, Ritual-, Blessing-granted.  Only the
-        # first is granted by any card today, and the view shows the sum.
-        "mv": [v["move_left"], 0, 0],
+        "mv": mv,
         "actions": v["actions"],
         "bonus_actions": bonus,
         "item_used": v["item_used"],
@@ -233,6 +244,15 @@ def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Mon
             "no_attack": m["no_attack"],
         }
     return out
+
+
+def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """Lasting effects of the cards played this turn (rules/cards.py): Bloodlust (R04) until the
+    end of the Keeper turn it was played in."""
+    if view["phase"] not in (*KEEPER_PHASES, turns.PARRIES):
+        return {}
+    played = {e["card"] for e in _since(events, "keeper_turn") if e["kind"] == "ritual_played"}
+    return {rule_cards.BLOODLUST: rule_cards.UNTIL_KEEPER_END} if rule_cards.BLOODLUST in played else {}
 
 
 def _index_of_last(events: Sequence[Event], kind: str) -> int:
