@@ -2,8 +2,9 @@
 
 Every iteration draws a fresh state from what the seat has seen (backend/bots/belief.py: hidden
 cards and tiles from the unseen pool, a fresh seed, so fresh dice), walks one tree shared by all
-those states, and plays the game's steady pick for every seat from the leaf for up to the
-playbook's ``horizon`` actions; the playbook's ``score`` of where that ends is backed up.
+those states, and plays the game's steady pick for every seat from the leaf until the playbook
+says the rollout has settled (or after ``horizon`` actions); the playbook's ``score`` of where it
+stops is backed up.
 
 * One tree for every determinisation: a node is a sequence of (seat, action), the *information
   set* of the searching seat, so no node knows the sampled dice or cards of any one iteration.
