@@ -18,6 +18,7 @@ from .helpers import (
     finish,
     new_player,
     seq_of,
+    sync_pages,
     take_seat,
     wait_live,
     wait_seq_above,
@@ -40,12 +41,15 @@ def _play_one(page: Any) -> None:
 
 
 def _play_due(pages: list[Any], turns: int) -> None:
-    """Up to `turns` clicks, each by whichever page is due."""
+    """Up to `turns` clicks, each by whichever page is due; every page has seen the last one
+    when it returns (the clicker hears of its move first, the others a moment later)."""
     for _ in range(turns):
+        sync_pages(*pages)
         due = [p for p in pages if due_seat(p)]
         if not due:
-            return
+            break
         _play_one(due[0])
+    sync_pages(*pages)
 
 
 def test_toy_table_flow(browser, server, artifacts: Path) -> None:
