@@ -75,8 +75,8 @@ class Connection:
         self.closed = True
         self.close_code = code
         self._push(None)
-        if self._writer is None:
-            asyncio.create_task(self._close_now())
+        if self._writer is None:  # never started: the close is its only job (held, like a writer)
+            self._writer = asyncio.create_task(self._close_now())
 
     async def _close_now(self) -> None:
         with contextlib.suppress(Exception):
