@@ -10,6 +10,7 @@ _heroes = load_json("heroes.json")
 _monsters = load_json("monsters.json")
 _cards = load_json("cards.json")
 _artifacts = load_json("artifacts.json")
+_obstacles = load_json("obstacles.json")
 RULES: dict[str, Any] = load_json("rules.json")
 
 HEROES: dict[str, dict[str, Any]] = _heroes["heroes"]
@@ -35,6 +36,15 @@ ARTIFACTS: dict[str, dict[str, Any]] = _artifacts["artifacts"]
 GATE_NEEDS: int = _artifacts["gate_needs"]
 
 BLOOD_CAP: int = RULES["blood_cap"]
+
+# Obstacles (content 1.6): cave-ins and barriers share one supply of tokens.
+OBSTACLE_TOKENS: int = _obstacles["tokens"]
+OBSTACLE_LIFE: int = _obstacles["life"]
+OBSTACLE_KINDS: dict[str, dict[str, Any]] = _obstacles["kinds"]
+
+# The six variants of content 6, as table options (rules/setup.py reads them).
+VARIANTS: dict[str, Any] = load_json("variants.json")
+VARIANT_ORDER: list[str] = VARIANTS["order"]
 
 CARD_NAMES: dict[str, str] = {
     **{k: v["name"] for k, v in RITUALS.items()},
