@@ -14,7 +14,8 @@ from backend.engine.core import Action, IllegalAction, Transition
 
 from .board import BOARD
 from .catalog import HEROES, MONSTERS, ZORKAL_STATS
-from .rules import cards, combat, movement, summoning, treasure, turns
+from .rules import blessings, combat, movement, rituals, summoning, treasure, turns
+from .rules.prompts import PromptRule, close
 from .rules.reach import heroes_adjacent
 from .rules.turns import HERO_PHASES, KEEPER
 from .state import ZORKAL, MonsterState, State, Work, ZorkalState, cell_name, hand_over, placed, reader, xy
@@ -40,6 +41,7 @@ WHY: dict[str, str] = {
     "shooting, a path around corners but not past monsters for magic.",
     "parry": "Each hero parries up to its parries per Keeper turn, choosing among the attacks on it.",
     "place_monster": "The hidden monster goes on a free cell next to the hero who found it.",
+    "choose": "Answer the open question with one of its listed choices.",
     "play_blessing": "A Blessing is played in the Blessings step by its owner, naming a living hero of that "
     "seat on the board.",
     "move": "Heroes move orthogonally up to their Move, never through walls, monsters or the closed Gate; "
@@ -68,7 +70,7 @@ def to_act(s: State) -> frozenset[str]:
     if s["surrender"] is not None:
         return frozenset(v for v in s["surrender"]["voters"] if v not in s["surrender"]["accepted"])
     if s["prompt"] is not None:
-        return frozenset({KEEPER})
+        return frozenset({s["prompt"]["seat"]})
     phase = s["phase"]
     if phase in turns.KEEPER_PHASES:
         return frozenset({KEEPER})
@@ -108,7 +110,7 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
     if s["surrender"] is not None:
         return _surrender_votes(only)
     if s["prompt"] is not None:
-        return _hidden_monster(s, only)
+        return _answers(w, seat, only)
     phase = s["phase"]
     out: list[Action] = []
     if seat == KEEPER:
@@ -135,14 +137,16 @@ def _surrender_votes(only: str | None) -> list[Action]:
     return [{"type": "surrender_vote", "accept": True}, {"type": "surrender_vote", "accept": False}]
 
 
-def _hidden_monster(s: State, only: str | None) -> list[Action]:
-    """The Keeper places the monster a treasure card hid (content 4.3), or surrenders."""
-    prompt = s["prompt"]
+# Every question an effect may ask (rules/prompts.py), by kind.
+PROMPTS: dict[str, PromptRule] = {**treasure.PROMPTS, **rituals.PROMPTS, **blessings.PROMPTS}
+
+
+def _answers(w: Work, seat: str, only: str | None) -> list[Action]:
+    """The open question's answers; the Keeper may surrender instead (content 5.9)."""
+    prompt = w.s["prompt"]
     assert prompt is not None
-    out: list[Action] = []
-    if _wants(only, "place_monster"):
-        out += [{"type": "place_monster", "to": xy(c)} for c in prompt["cells"]]
-    if _wants(only, "surrender") and _may_surrender(s):
+    out = [a for a in PROMPTS[prompt["kind"]].answers(w, prompt) if _wants(only, a["type"])]
+    if seat == KEEPER and _wants(only, "surrender") and _may_surrender(w.s):
         out.append({"type": "surrender"})
     return out
 
@@ -152,7 +156,7 @@ def _blood_step(w: Work, seat: str, only: str | None, focus: str | None) -> list
     if _wants(only, "level_zorkal") and _zorkal_level_cost(w.s) is not None:
         out.append({"type": "level_zorkal"})
     if _wants(only, "play_ritual"):
-        out += cards.ritual_actions(w)
+        out += rituals.ritual_actions(w)
     return out
 
 
@@ -226,7 +230,7 @@ def _mine(w: Work, seat: str, focus: str | None) -> list[str]:
 def _blessings(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
     if not _wants(only, "play_blessing"):
         return []
-    return cards.blessing_actions(w, seat, _mine(w, seat, focus))
+    return blessings.blessing_actions(w, seat, _mine(w, seat, focus))
 
 
 def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
@@ -414,7 +418,7 @@ def _waiting_for(s: State) -> str:
     if s["surrender"] is not None:
         return "a surrender proposal is being voted on"
     if s["prompt"] is not None:
-        return "the Keeper is placing a hidden monster"
+        return "waiting for an answer: " + s["prompt"]["text"]
     return "now is " + turns.PHASE_NAMES[s["phase"]]
 
 
@@ -516,7 +520,7 @@ def _level_zorkal(w: Work, seat: str, a: Action) -> None:
 
 
 def _play_ritual(w: Work, seat: str, a: Action) -> None:
-    cards.play_ritual(w, a)
+    rituals.play_ritual(w, a)
 
 
 def _summon(w: Work, seat: str, a: Action) -> None:
@@ -557,18 +561,14 @@ def _parry(w: Work, seat: str, a: Action) -> None:
     turns.parry(w, seat, a["attack"])
 
 
-def _place_monster(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    prompt = s["prompt"]
-    assert prompt is not None
-    s["prompt"] = None
-    summoning.place_monster(
-        w, prompt["monster"], BOARD.idx(*a["to"]), keeper_turn=False, why="hidden in the treasure"
-    )
+def _answer(w: Work, seat: str, a: Action) -> None:
+    """An answer to the open question (``check`` found it listed): close it, then resolve."""
+    prompt = close(w)
+    PROMPTS[prompt["kind"]].resolve(w, seat, prompt, a)
 
 
 def _play_blessing(w: Work, seat: str, a: Action) -> None:
-    cards.play_blessing(w, seat, a)
+    blessings.play_blessing(w, seat, a)
 
 
 def _pick_up(w: Work, seat: str, a: Action) -> None:
@@ -690,7 +690,8 @@ HANDLERS: dict[str, Handler] = {
     "bat_form": _bat_form,
     "attack": _attack,
     "parry": _parry,
-    "place_monster": _place_monster,
+    "place_monster": _answer,
+    "choose": _answer,
     "play_blessing": _play_blessing,
     "move": _move,
     "pick_up": _pick_up,
@@ -709,8 +710,11 @@ def default_action(s: State, seat: str) -> Action | None:
         return None
     if s["surrender"] is not None:
         return {"type": "surrender_vote", "accept": False}
-    if s["prompt"] is not None:
-        return {"type": "place_monster", "to": xy(s["prompt"]["cells"][0])}
+    prompt = s["prompt"]
+    if prompt is not None:
+        rule = PROMPTS[prompt["kind"]]
+        w = reader(s)
+        return rule.default(w, prompt) if rule.default is not None else rule.answers(w, prompt)[0]
     if seat in s["done"]:
         return None  # it may take its Done back, but owes nothing
     return {"type": "done"}

@@ -39,8 +39,7 @@ from backend.engine.rng import Rng
 
 from .board import BOARD
 from .catalog import BAG, BLESSINGS, MONSTERS, RITUALS, TREASURES
-from .rules import cards as rule_cards
-from .rules import turns
+from .rules import blessings, effects, rituals, turns
 from .rules.turns import HERO_PHASES, KEEPER_PHASES, TAKE_BACKS
 from .state import (
     ZORKAL,
@@ -124,6 +123,7 @@ def sample_state(view: Mapping[str, Any], seat: str | None, rng: Rng, events: Se
         "done": list(view["done"]),
         "cmds": _take_backs(view, events),
         "prompt": _prompt(view["prompt"]),
+        "queue": [q for q in (_prompt(v) for v in view.get("queue", [])) if q is not None],
         "surrender": copy_json(view["surrender"]),
         "effects": _effects(view, events),
         "outcome": copy_json(view["outcome"]),
@@ -158,14 +158,15 @@ def _summon(v: Mapping[str, Any] | None) -> SummonAllowance:
 
 
 def _prompt(v: Mapping[str, Any] | None) -> PromptState | None:
+    """A question back from its view (view.py ``_prompt``): prompts are public."""
     if v is None:
         return None
-    return {
-        "kind": v["kind"],
-        "monster": v["monster"],
-        "finder": v["finder"],
-        "cells": [BOARD.idx(*c) for c in v["cells"]],
+    data = {
+        k: [BOARD.idx(*c) for c in x] if k == "cells" else copy_json(x)
+        for k, x in v.items()
+        if k not in ("kind", "seat", "text")
     }
+    return {"kind": v["kind"], "seat": v["seat"], "text": v["text"], "data": data}
 
 
 # -- figures ---------------------------------------------------------------------------------
@@ -194,17 +195,17 @@ def _hero(
             if e["kind"] == "item_used" and TREASURES[e["card"]]["effect"] == "extra_action":
                 bonus += TREASURES[e["card"]]["actions"]
             elif e["kind"] == "bonus_actions":
-                bonus += rule_cards.FERVOUR_ACTIONS  # B07 Battle Fervour
+                bonus += blessings.FERVOUR_ACTIONS  # B07 Battle Fervour
             elif e["kind"] == "bonus_move":
-                blessed += rule_cards.SWIFTNESS_STEPS  # B12 Swiftness
+                blessed += blessings.SWIFTNESS_STEPS  # B12 Swiftness
     if view["phase"] not in HERO_STEPS:
         bonus = 0  # the attack step took them when it opened
     # Move classes (content 4.5): base and item bonuses, Ritual-, Blessing-granted.  Steps are paid
     # from the first class first, so what is left of a Blessing's bonus is the last to go.
     left = v["move_left"]
     mv = [left, 0, 0]
-    mv[rule_cards.BLESSING_CLASS] = min(blessed, left)
-    mv[0] = left - mv[rule_cards.BLESSING_CLASS]
+    mv[effects.BLESSING_CLASS] = min(blessed, left)
+    mv[0] = left - mv[effects.BLESSING_CLASS]
     return {
         "seat": v["seat"],
         "cell": _cell(v["cell"]),
@@ -240,19 +241,19 @@ def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Mon
             "atk": m["attacks_left"],
             "moved": mid in moved,
             "bat": m["bat"],
-            "frozen": False,  # no card freezes a monster yet (rules/cards.py: effects to come)
+            "frozen": False,  # no card freezes a monster yet (blizzard: rules to come)
             "no_attack": m["no_attack"],
         }
     return out
 
 
 def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, str]:
-    """Lasting effects of the cards played this turn (rules/cards.py): Bloodlust (R04) until the
+    """Lasting effects of the cards played this turn (rules/effects.py): Bloodlust (R04) until the
     end of the Keeper turn it was played in."""
     if view["phase"] not in (*KEEPER_PHASES, turns.PARRIES):
         return {}
     played = {e["card"] for e in _since(events, "keeper_turn") if e["kind"] == "ritual_played"}
-    return {rule_cards.BLOODLUST: rule_cards.UNTIL_KEEPER_END} if rule_cards.BLOODLUST in played else {}
+    return {rituals.BLOODLUST: effects.UNTIL_KEEPER_END} if rituals.BLOODLUST in played else {}
 
 
 def _index_of_last(events: Sequence[Event], kind: str) -> int:

@@ -90,10 +90,12 @@ class AttackState(TypedDict):
 
 
 class PromptState(TypedDict):
-    kind: str  # "hidden_monster"
-    monster: str
-    finder: str
-    cells: list[int]
+    """An open question (rules/prompts.py): public, replaced and never edited in place."""
+
+    kind: str  # the PromptRule that lists and resolves its answers
+    seat: str  # who answers
+    text: str  # the question, in words
+    data: dict[str, Any]  # the rule's own (JSON)
 
 
 class SurrenderState(TypedDict):
@@ -142,7 +144,8 @@ class State(TypedDict):
     done: list[str]  # hero seats that ended the open step
     # Commands per seat in the open step (and, keyed "take_back:<seat>", its take-backs of done).
     cmds: dict[str, int]
-    prompt: PromptState | None  # a pending out-of-turn decision
+    prompt: PromptState | None  # the open question (rules/prompts.py)
+    queue: list[PromptState]  # questions waiting behind it, in order
     surrender: SurrenderState | None  # a pending heroes' surrender proposal
     effects: dict[str, Any]  # active card and ability effects, by id
     outcome: OutcomeState | None
@@ -174,8 +177,7 @@ def clone(state: State) -> State:
     s["summon"] = dict(state["summon"])
     s["cmds"] = dict(state["cmds"])
     s["effects"] = dict(state["effects"])
-    if state["prompt"] is not None:
-        s["prompt"] = dict(state["prompt"])
+    # Prompt records are replaced, never edited (rules/prompts.py): shared with the input.
     if state["surrender"] is not None:
         s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
     return cast(State, s)

@@ -55,6 +55,7 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "attacks": keeper["attacks"],
         "done": list(s["done"]),
         "prompt": _prompt(s["prompt"]),
+        "queue": [_prompt(p) for p in s["queue"]],
         "surrender": copy_json(s["surrender"]),
         "to_act": sorted(to_act),
         "outcome": copy_json(s["outcome"]),
@@ -147,14 +148,12 @@ def _decks(s: State) -> dict[str, Any]:
 
 
 def _prompt(p: PromptState | None) -> dict[str, Any] | None:
+    """A question, as every seat sees it (prompts are public: rules/prompts.py): its data beside
+    kind, seat and text (rules never name their data so), a ``cells`` list as [x, y]."""
     if p is None:
         return None
-    return {
-        "kind": p["kind"],
-        "monster": p["monster"],
-        "finder": p["finder"],
-        "cells": [xy(c) for c in p["cells"]],
-    }
+    data = {k: [xy(c) for c in v] if k == "cells" else copy_json(v) for k, v in p["data"].items()}
+    return {"kind": p["kind"], "seat": p["seat"], "text": p["text"], **data}
 
 
 def secrets(s: State, seat: str | None) -> set[str]:

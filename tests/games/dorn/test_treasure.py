@@ -49,7 +49,7 @@ def test_rubble_stops_further_steps():
 @pytest.mark.parametrize("card,mtype", [("T04", "rat"), ("T05", "zombie"), ("T06", "bogbeast")])
 def test_hidden_monsters_are_placed_by_the_keeper_next_to_the_finder(card, mtype):
     s, _ = finding(card)
-    assert GAME.to_act(s) == {"keeper"} and s["prompt"]["monster"] == mtype
+    assert GAME.to_act(s) == {"keeper"} and s["prompt"]["data"]["monster"] == mtype
     cells = [tuple(a["to"]) for a in legal(s, "keeper", "place_monster")]
     assert set(cells) == {(13, 8), (14, 9)}  # free cells next to (14,8); (15,8) is a wall
     assert GAME.default_action(s, "keeper") == {"type": "place_monster", "to": [13, 8]}

@@ -8,7 +8,7 @@ from typing import Any
 from backend.engine.core import InvalidOptions, Transition
 from backend.engine.rng import Rng
 
-from ..board import BOARD
+from ..board import BOARD, load_json
 from ..catalog import (
     ARTIFACTS,
     BAG,
@@ -17,17 +17,20 @@ from ..catalog import (
     RITUAL_HAND,
     RITUALS,
     RULES,
-    STARTING_MONSTERS,
     TIE_BREAK,
     TREASURES,
+    VARIANT_ORDER,
+    VARIANTS,
     ZORKAL_STATS,
     hero_stat,
 )
 from ..state import KEEPER, HeroState, State, Work, copy_json
-from . import summoning, turns
+from . import obstacles, summoning, turns, variants
 
 HEROES_PER_GAME: int = RULES["heroes_per_game"]
 MAX_HERO_SEATS: int = RULES["max_hero_seats"]
+FOUR: dict[str, Any] = VARIANTS[variants.FOUR_HEROES]
+CLOCK: dict[str, Any] = VARIANTS[variants.REAL_DAY_NIGHT]
 
 
 # The engine limits of content 5.12 and their largest values.  Simulations use 200, 40 and 1;
@@ -46,9 +49,38 @@ def _limit(options: Mapping[str, Any], key: str) -> int | None:
     return value
 
 
+def _flag(options: Mapping[str, Any], key: str) -> bool:
+    value = options.get(key, False)
+    if not isinstance(value, bool):
+        raise InvalidOptions("bad_option", f"'{key}' must be true or false.")
+    return value
+
+
+def hero_count(options: Mapping[str, Any]) -> int:
+    """5 heroes, 4 with Four Heroes (content 6.6)."""
+    return int(FOUR["heroes"]) if options.get(variants.FOUR_HEROES) else HEROES_PER_GAME
+
+
+def max_hero_seats(options: Mapping[str, Any]) -> int:
+    """1-5 hero seats, 1-4 with Four Heroes (content 6.6)."""
+    return int(FOUR["max_hero_seats"]) if options.get(variants.FOUR_HEROES) else MAX_HERO_SEATS
+
+
+def _turn_clock(options: Mapping[str, Any]) -> int:
+    value = options.get("turn_clock", CLOCK["default_seconds"])
+    if isinstance(value, bool) or value not in CLOCK["seconds"]:
+        shown = ", ".join(str(v) for v in CLOCK["seconds"])
+        raise InvalidOptions("bad_option", f"'turn_clock' must be one of {shown} seconds.")
+    return int(value)
+
+
 def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Check heroes and split (S1): 5 different heroes of the 9, shared among 1-5 hero seats,
-    each seat at least one hero.  Without a split, round-robin in tie-break order."""
+    """Check heroes and split (S1): 5 different heroes of the 9 (4 with Four Heroes), shared
+    among 1-5 hero seats (1-4), each seat at least one hero.  Without a split, round-robin in
+    tie-break order.  The variants of content 6 are flags, in any combination; ``turn_clock`` is
+    Real Day and Night's T (kept, and unused, when that variant is off).  With Random Group the
+    heroes are drawn at setup (``initial_transition``): the chosen ones and the split only give
+    the number of hero seats (ruling V5)."""
     known = {
         "heroes",
         "split",
@@ -57,13 +89,17 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "take_back_limit",
         "allow_surrender",
         "hero_seats",
+        "turn_clock",
+        *VARIANT_ORDER,
     }
     unknown = sorted(set(options) - known)
     if unknown:
         raise InvalidOptions("unknown_option", f"Dorn has no option {unknown[0]!r}.")
+    flags = {key: _flag(options, key) for key in VARIANT_ORDER}
+    count, top = hero_count(flags), max_hero_seats(flags)
     heroes = options.get("heroes")
     if heroes is None:
-        heroes = TIE_BREAK[:HEROES_PER_GAME]
+        heroes = TIE_BREAK[:count]
     if not isinstance(heroes, list | tuple) or not all(isinstance(h, str) for h in heroes):
         raise InvalidOptions("bad_heroes", "'heroes' must be a list of hero ids.")
     for h in heroes:
@@ -73,19 +109,20 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
             )
     if len(set(heroes)) != len(heroes):
         raise InvalidOptions("duplicate_hero", "Each hero can be chosen only once.")
-    if len(heroes) != HEROES_PER_GAME:
-        raise InvalidOptions("hero_count", f"Dorn is played with {HEROES_PER_GAME} heroes (of the 9).")
+    if len(heroes) != count:
+        four = " with Four Heroes" if flags[variants.FOUR_HEROES] else ""
+        raise InvalidOptions("hero_count", f"Dorn is played with {count} heroes (of the 9){four}.")
     ordered = sorted(heroes, key=TIE_BREAK.index)
     split = options.get("split")
     if split is None:
         n = options.get("hero_seats", 1)
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_HERO_SEATS:
-            raise InvalidOptions("bad_hero_seats", f"'hero_seats' must be 1 to {MAX_HERO_SEATS}.")
-        split = [[h for i, h in enumerate(ordered) if i % n == j] for j in range(n)]
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= top:
+            raise InvalidOptions("bad_hero_seats", f"'hero_seats' must be 1 to {top}.")
+        split = round_robin(ordered, n)
     if not isinstance(split, list | tuple) or not all(isinstance(g, list | tuple) for g in split):
         raise InvalidOptions("bad_split", "'split' must be a list of lists of hero ids, one per hero seat.")
-    if not 1 <= len(split) <= MAX_HERO_SEATS:
-        raise InvalidOptions("bad_split", f"There must be 1 to {MAX_HERO_SEATS} hero seats.")
+    if not 1 <= len(split) <= top:
+        raise InvalidOptions("bad_split", f"There must be 1 to {top} hero seats.")
     if any(not group for group in split):
         raise InvalidOptions("bad_split", "Every hero seat needs at least one hero.")
     flat = [h for group in split for h in group]
@@ -101,7 +138,14 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "phase_action_limit": _limit(options, "phase_action_limit"),
         "take_back_limit": _limit(options, "take_back_limit"),
         "allow_surrender": allow,
+        **flags,
+        "turn_clock": _turn_clock(options),
     }
+
+
+def round_robin(heroes: list[str], seats: int) -> list[list[str]]:
+    """The default split (content 5.1 S1): hero i (in tie-break order) to seat i mod n."""
+    return [[h for i, h in enumerate(heroes) if i % seats == j] for j in range(seats)]
 
 
 def seat_names(options: Mapping[str, Any]) -> list[str]:
@@ -113,17 +157,24 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
     change a seat may know of: the heroes in Argos and the cards dealt (counts only: content 4),
     the starting monsters, the first Keeper turn."""
     rng = Rng(seed)
-    seats = {f"heroes_{i + 1}": list(group) for i, group in enumerate(options["split"])}
+    split = options["split"]
+    if variants.on(options, variants.RANDOM_GROUP):
+        # S1 Random Group (content 6.1): drawn from the 9 with the game's RNG, dealt round-robin in
+        # tie-break order among the table's hero seats (ruling V5).
+        drawn = sorted(rng.shuffled(TIE_BREAK)[: hero_count(options)], key=TIE_BREAK.index)
+        split = round_robin(drawn, len(split))
+    seats = {f"heroes_{i + 1}": list(group) for i, group in enumerate(split)}
     seat_of = {h: seat for seat, group in seats.items() for h in group}
+    chosen = sorted(seat_of, key=TIE_BREAK.index)
     heroes: dict[str, HeroState] = {}
-    for i, hid in enumerate(options["heroes"]):
+    for i, hid in enumerate(chosen):
         # S2: in Argos, level 1, starting life, no XP, no cards.
         heroes[hid] = {
             "seat": seat_of[hid],
             "cell": BOARD.argos[i % len(BOARD.argos)],
             "alive": True,
             "level": 1,
-            "life": hero_stat(hid, "life", 1),
+            "life": variants.starting_life(options, hid),
             "xp": 0,
             "cards": [],
             "parries": hero_stat(hid, "parry", 1),
@@ -156,7 +207,7 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
         "tokens": list(BOARD.treasure_spaces),
         "artifacts": {
             aid: {"cell": BOARD.artifact_homes[info["home"]], "carrier": None, "picked": False}
-            for aid, info in ARTIFACTS.items()
+            for aid, info in in_game_artifacts(options).items()
         },
         "obstacles": {},
         "treasure_deck": treasure_deck,
@@ -176,22 +227,30 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
         "done": [],
         "cmds": {},
         "prompt": None,
+        "queue": [],
         "surrender": None,
         "effects": {},
         "outcome": None,
     }
     state["rng"][1] = rng.counter
     w = Work(state, copy=False)
-    names = ", ".join(HEROES[h]["name"] for h in options["heroes"])
+    names = ", ".join(HEROES[h]["name"] for h in chosen)
     w.emit(
         "setup",
         f"{names} gather in Argos; each hero seat draws a Blessing.",
-        heroes=list(options["heroes"]),
+        heroes=chosen,
         seats=seats,
     )
-    # S8: 2 zombies, 1 rat, 1 bog beast, 1 skeleton and 1 strong drawn from the bag, onto
-    # N1..N6 in list order (the catalogue default, content 5.10).
-    for mtype, cell in zip(STARTING_MONSTERS, BOARD.n_spaces, strict=True):
+    for aid in missing_artifacts(options):
+        info = ARTIFACTS[aid]
+        w.emit(
+            "artifact_missing",
+            f"Missing Artifact: the {info['name']} is out of the game; {info['home']} stays empty.",
+            artifact=aid,
+        )
+    # S8: 2 zombies, 1 rat, 1 bog beast, 1 skeleton and 1 strong drawn from the bag (Four Heroes:
+    # one zombie fewer), onto N1... in list order (the catalogue default, content 5.10; ruling V6).
+    for mtype, cell in zip(variants.starting_monsters(options), BOARD.n_spaces, strict=False):
         if mtype == "strong":
             mtype = summoning.draw_strong(w)
         summoning.place_monster(w, mtype, cell, keeper_turn=False, why="starting monster")
@@ -199,7 +258,40 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
     state["ritual_hand"] = sorted(ritual_deck[:RITUAL_HAND])
     state["ritual_deck"] = ritual_deck[RITUAL_HAND:]
     w.emit("rituals_drawn", f"The Keeper draws {RITUAL_HAND} Rituals.", count=RITUAL_HAND)
+    if variants.on(options, variants.CAVE_IN):
+        place_cave_ins(w)
     w.finish()
     turns.start_keeper_turn(w)
     turns.settle(w)
     return w.finish()
+
+
+def missing_artifacts(options: Mapping[str, Any]) -> list[str]:
+    """The artifacts Missing Artifact removes at S3: the axe, whose home A1 stays empty (6.2)."""
+    removed: list[str] = VARIANTS[variants.MISSING_ARTIFACT]["removed"]
+    return list(removed) if variants.on(options, variants.MISSING_ARTIFACT) else []
+
+
+def in_game_artifacts(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The artifacts on the board at S3 (5 with Missing Artifact; 3 still open the Gate)."""
+    gone = missing_artifacts(options)
+    return {aid: info for aid, info in ARTIFACTS.items() if aid not in gone}
+
+
+def cave_in_sites() -> list[int]:
+    """The cells of the Cave-in sites X1-X8, in the data's order (content 1.4, 6.3)."""
+    by_id = {
+        x["id"]: BOARD.idx(x["x"], x["y"]) for x in load_json("board.json")["specials"] if x["kind"] == "X"
+    }
+    sites: list[str] = VARIANTS[variants.CAVE_IN]["sites"]
+    return [by_id[x] for x in sites]
+
+
+def place_cave_ins(w: Work) -> None:
+    """S11 Cave-in (content 6.3): 2 cave-ins on 2 different X sites.  X sites never hold tokens,
+    pads or N spaces and nobody stands near them at setup, so any two are legal; the engine puts
+    them on the catalogue default, X1 and X2 (content 5.10; ruling V4)."""
+    count: int = VARIANTS[variants.CAVE_IN]["tokens"]
+    for cell in cave_in_sites()[:count]:
+        assert obstacles.can_place(w, cell)
+        obstacles.place(w, cell, obstacles.CAVE_IN, "Cave-in variant")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..board import BOARD
 from ..catalog import MONSTERS, STRONG_TYPES, STRONG_ZONES, WEAK_CAP, WEAK_TYPES
 from ..state import Work, cell_name, xy
-from . import cards
+from . import rituals
 from .movement import creature_may_enter
 
 
@@ -64,7 +64,7 @@ def place_monster(w: Work, mtype: str, cell: int, *, keeper_turn: bool, why: str
     mid = f"m{s['next_id']}"
     s["next_id"] += 1
     kind = MONSTERS[mtype]
-    waits = keeper_turn and kind.get("waits", False) and cards.bog_beasts_wait(s)
+    waits = keeper_turn and kind.get("waits", False) and rituals.bog_beasts_wait(s)
     s["monsters"][mid] = {
         "type": mtype,
         "cell": cell,

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from backend.engine.core import Action
+
 from ..board import BOARD
 from ..catalog import GATE_NEEDS, HEROES, MONSTERS, TREASURES
-from ..state import Work, cell_name, placed, xy
-from . import combat, reach
+from ..state import KEEPER, PromptState, Work, cell_name, placed, xy
+from . import combat, reach, summoning
 from .movement import creature_may_enter, hero_may_stop
+from .prompts import PromptRule, ask
 from .summoning import below_cap
 
 
@@ -87,7 +90,31 @@ def hidden_monster(w: Work, hid: str, mtype: str) -> None:
     if not cells or not below_cap(w, mtype):
         w.emit("hidden_none", f"No {kind['name']} can appear: no room or none left.", type=mtype)
         return
-    w.s["prompt"] = {"kind": "hidden_monster", "monster": mtype, "finder": hid, "cells": cells}
+    ask(
+        w,
+        HIDDEN_MONSTER,
+        KEEPER,
+        f"Place the hidden {kind['name']} on a free cell next to {HEROES[hid]['name']}.",
+        monster=mtype,
+        finder=hid,
+        cells=cells,
+    )
+
+
+HIDDEN_MONSTER = "hidden_monster"
+
+
+def _hidden_cells(w: Work, p: PromptState) -> list[Action]:
+    return [{"type": "place_monster", "to": xy(c)} for c in p["data"]["cells"]]
+
+
+def _place_hidden(w: Work, seat: str, p: PromptState, a: Action) -> None:
+    mtype = p["data"]["monster"]
+    summoning.place_monster(w, mtype, BOARD.idx(*a["to"]), keeper_turn=False, why="hidden in the treasure")
+
+
+# The default is the first listed cell, in reading order (content 5.10).
+PROMPTS = {HIDDEN_MONSTER: PromptRule(_hidden_cells, _place_hidden)}
 
 
 # ---------------------------------------------------------------------------------------

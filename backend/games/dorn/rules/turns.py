@@ -9,7 +9,7 @@ from ..board import BOARD
 from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
 from ..state import ZORKAL, MonsterState, Work
-from . import cards, combat, summoning, treasure
+from . import combat, effects, rituals, summoning, treasure
 from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
@@ -94,9 +94,9 @@ def enter_phase(w: Work, phase: str) -> None:
         s["bonus"] = 0  # unused artifact bonuses are lost after K2 (ruling 30)
         for m in w.all_monsters().values():
             m["moved"] = False
-            m["mv"] = 0 if m["wait"] else cards.monster_move(s, m["type"])
+            m["mv"] = 0 if m["wait"] else rituals.monster_move(s, m["type"])
         z = s["zorkal"]
-        z["mv"] = cards.zorkal_move(s) if w.zorkal_active() else 0
+        z["mv"] = rituals.zorkal_move(s) if w.zorkal_active() else 0
     elif phase == DECLARATIONS:
         s["attacks"] = []
         for m in w.all_monsters().values():
@@ -215,7 +215,7 @@ def resolve_and_end_keeper_turn(w: Work) -> None:
     combat.check_victory(w)
     if s["outcome"] is not None:
         return
-    cards.black_fountain_heal(w)  # K5.1 (content 5.2)
+    rituals.black_fountain_heal(w)  # K5.1 (content 5.2)
     # K5.2 chamber check (RB; ruling 28): all 14 chamber cells hold a figure.
     occ = w.occupancy()
     if all(c in occ for c in BOARD.chamber):
@@ -234,7 +234,7 @@ def resolve_and_end_keeper_turn(w: Work) -> None:
         m["wait"] = m["bat"] = m["no_attack"] = m["frozen"] = False
         m["mv"] = m["atk"] = 0
     s["zorkal"]["mv"] = s["zorkal"]["atk"] = 0
-    cards.expire(w, cards.UNTIL_KEEPER_END)
+    effects.expire(w, effects.UNTIL_KEEPER_END)
     # K5.4 flip Day/Night (RB).
     w.emit(
         "day_night", f"The token turns to {'Day' if is_day(s['k'] + 1) else 'Night'}.", day=is_day(s["k"] + 1)
@@ -313,7 +313,7 @@ def end_hero_turn(w: Work) -> None:
         if h is None or h["cell"] is None:
             continue
         cell = h["cell"]
-        if (cell in BOARD.fountains and cards.fountains_heal_heroes(s)) or cell in BOARD.safe:
+        if (cell in BOARD.fountains and rituals.fountains_heal_heroes(s)) or cell in BOARD.safe:
             combat.heal(w, hid, RULES["heal_location"], "healing place")
     # H5: movement and action bonuses and Rubble expire.
     for h in s["heroes"].values():
@@ -321,7 +321,7 @@ def end_hero_turn(w: Work) -> None:
         h["actions"] = 0
         h["bonus_actions"] = 0
         h["rubble"] = False
-    cards.expire(w, cards.UNTIL_HERO_END)
+    effects.expire(w, effects.UNTIL_HERO_END)
     s["k"] += 1
     start_keeper_turn(w)
 
