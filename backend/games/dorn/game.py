@@ -10,17 +10,18 @@ from backend.engine.core import Action, Game, Outcome, SeatInfo, Transition
 from . import actions, determinise, sim, view
 from .board import BOARD, load_json
 from .catalog import (
-    ARTIFACTS,
     BLOOD_CAP,
     GATE_NEEDS,
     HEROES,
     LEVEL_XP,
     RULES,
     TIE_BREAK,
+    VARIANT_ORDER,
+    VARIANTS,
     WEAK_CAP,
     ZORKAL_STATS,
 )
-from .rules import setup
+from .rules import setup, variants
 from .state import KEEPER, State, copy_json
 
 
@@ -46,12 +47,13 @@ class DornGame:
             "properties": {
                 "heroes": {
                     "title": "Heroes",
-                    "description": f"Dorn is played with {setup.HEROES_PER_GAME} of the {len(TIE_BREAK)} heroes.",
+                    "description": f"Dorn is played with {setup.HEROES_PER_GAME} of the {len(TIE_BREAK)} heroes "
+                    f"({setup.FOUR['heroes']} with Four Heroes; with Random Group they are drawn instead).",
                     "type": "array",
                     "items": {"enum": list(TIE_BREAK)},
                     "x-labels": names,
                     "uniqueItems": True,
-                    "minItems": setup.HEROES_PER_GAME,
+                    "minItems": min(setup.HEROES_PER_GAME, setup.FOUR["heroes"]),
                     "maxItems": setup.HEROES_PER_GAME,
                     "default": default["heroes"],
                 },
@@ -74,6 +76,7 @@ class DornGame:
                     "type": "boolean",
                     "default": default["allow_surrender"],
                 },
+                **self._variant_schema(default),
             },
             "required": ["heroes", "split"],
             "x-engine": {
@@ -85,10 +88,35 @@ class DornGame:
             },
         }
 
+    @staticmethod
+    def _variant_schema(default: Mapping[str, Any]) -> dict[str, Any]:
+        """The six variants of content 6, one checkbox each in the lobby (any combination), and
+        Real Day and Night's turn clock; titles and texts from data/variants.json."""
+        out: dict[str, Any] = {
+            key: {
+                "title": VARIANTS[key]["title"],
+                "description": VARIANTS[key]["description"],
+                "type": "boolean",
+                "default": default[key],
+            }
+            for key in VARIANT_ORDER
+        }
+        clock = VARIANTS[variants.REAL_DAY_NIGHT]
+        out["turn_clock"] = {
+            "title": "Turn clock (seconds)",
+            "description": "Real Day and Night: the time each Keeper turn and each hero turn has.",
+            "enum": list(clock["seconds"]),
+            "default": default["turn_clock"],
+        }
+        return out
+
     def seats(self, options: Mapping[str, Any]) -> list[SeatInfo]:
         out = [SeatInfo(KEEPER, "Zorkal, the Dornkeeper")]
         for i, group in enumerate(options["split"]):
-            names = ", ".join(HEROES[h]["name"] for h in group)
+            if variants.on(options, variants.RANDOM_GROUP):
+                names = "heroes drawn at setup (Random Group)"
+            else:
+                names = ", ".join(HEROES[h]["name"] for h in group)
             out.append(SeatInfo(f"heroes_{i + 1}", names))
         return out
 
@@ -109,14 +137,15 @@ class DornGame:
             # docs/protocol.md client item 6: what the panels draw with.
             "artifacts": {
                 aid: {"name": info["name"], "home": list(BOARD.xy(BOARD.artifact_homes[info["home"]]))}
-                for aid, info in ARTIFACTS.items()
+                for aid, info in setup.in_game_artifacts(options).items()
             },
             "zorkal": {
                 "name": ZORKAL_STATS["name"],
                 "life": ZORKAL_STATS["life"],  # per level 1..3
                 "attacks": ZORKAL_STATS["attacks"],  # per level 1..3
                 "move": ZORKAL_STATS["move"],
-                "level_cost": ZORKAL_STATS["level_cost"],  # Blood Drops for level 2, then level 3
+                # Blood Drops for level 2, then level 3 (8 and 10 with Four Heroes)
+                "level_cost": [variants.zorkal_level_cost(options, lv) for lv in (1, 2)],
             },
             "level_xp": LEVEL_XP,  # XP to reach level 1, 2, 3
             "blood_cap": BLOOD_CAP,

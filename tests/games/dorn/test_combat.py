@@ -219,18 +219,21 @@ def test_blood_cap_sixteen():
 
 
 def test_kill_gives_xp_and_levels_up_with_new_life():
-    # Ruling 23: Choros at 4 XP kills a rat -> level 2 at once, life +1, no extra action now.
+    # Ruling 23 (content 2.2): Choros at 4 XP kills a rat with his only action -> level 2 at the
+    # end of H3 (not mid-step: ruling V9), life +1, no second action this turn.
     s = position("Cr", (11, 9), phase="H3")
     s = edit(s, lambda w: w.s["heroes"]["choros"].update(xp=4, life=5))
     s = edit(s, lambda w: goto(w, "H3"))
     rat = monster_at(s, 12, 9)
-    after = act(
-        s, seat_of(s, "choros"), {"type": "attack", "hero": "choros", "with": "cho.axe", "target": rat}
-    )
+    seat = seat_of(s, "choros")
+    after = act(s, seat, {"type": "attack", "hero": "choros", "with": "cho.axe", "target": rat})
     h = after["heroes"]["choros"]
     assert rat not in after["monsters"]
-    assert (h["xp"], h["level"], h["life"]) == (5, 2, 6)
+    assert (h["xp"], h["level"], h["life"]) == (5, 1, 5)
     assert h["actions"] == 0
+    ended = act(after, seat, {"type": "done"})
+    h = ended["heroes"]["choros"]
+    assert (h["xp"], h["level"], h["life"]) == (5, 2, 6)
 
 
 def test_strong_kill_two_xp_and_token_back_to_bag():

@@ -12,11 +12,10 @@ from ..catalog import (
     MONSTERS,
     TIE_BREAK,
     ZORKAL_STATS,
-    hero_stat,
     level_for_xp,
 )
 from ..state import KEEPER, ZORKAL, Work, cell_name, discard_blessing, placed, xy
-from . import reach
+from . import reach, variants
 
 # ---------------------------------------------------------------------------------------
 # Blood, life, death
@@ -95,7 +94,7 @@ def heal(w: Work, hid: str, n: int, why: str) -> int:
     """Heal up to ``n``, never above max life; from the supply, never from the Keeper's pool
     (ruling 27).  Any healing removes Mummy Rot (content 3.2)."""
     h = w.s["heroes"][hid]
-    top = hero_stat(hid, "life", h["level"])
+    top = variants.max_life(w.s["options"], hid, h["level"])
     gained = max(0, min(n, top - h["life"]))
     h["life"] += gained
     cured = h["rot"]
@@ -154,14 +153,16 @@ def damage_creature(w: Work, cid: str, n: int, by: str | None, why: str) -> bool
 
 def check_levels(w: Work) -> None:
     """Level 2 at 5 XP, level 3 at 12 (RB); gaining a level adds the difference in max life to
-    current life (ruling 23).  Run after every step."""
+    current life (ruling 23).  Run where a step ends (``turns.py``), never mid-step, so a level
+    and its abilities apply from the next phase (content 2.2; ruling V9)."""
     for hid, h in w.s["heroes"].items():
         if not h["alive"]:
             continue
         new = level_for_xp(h["xp"])
         if new > h["level"]:
             old = h["level"]
-            h["life"] += hero_stat(hid, "life", new) - hero_stat(hid, "life", old)
+            options = w.s["options"]
+            h["life"] += variants.max_life(options, hid, new) - variants.max_life(options, hid, old)
             h["level"] = new
             w.emit(
                 "hero_level",

@@ -1,5 +1,5 @@
 """Obstacles: cave-ins (Cave-in variant) and barriers (Ritual R11 The Earth Awakens) (content 1.6,
-4.1 R11, 6.3; rulings 51-53 in docs/rules/dorn.md).
+4.1 R11, 6.3; rulings V1-V3 in docs/rules/dorn.md).
 
 An obstacle is a token on a floor cell, not a figure: ``s["obstacles"]`` holds
 ``{id: {"cell", "life", "kind"}}``.  What it blocks is read from there by the path code, so this
@@ -48,7 +48,7 @@ def at(w: Work, cell: int) -> str | None:
 
 def supply(w: Work) -> int:
     """Obstacle tokens not on the board: 6 in all, shared by cave-ins and barriers (content 6.3,
-    R11).  A destroyed one goes back to the supply (ruling 52)."""
+    R11).  A destroyed one goes back to the supply (ruling V2)."""
     return OBSTACLE_TOKENS - len(w.s["obstacles"])
 
 
