@@ -14,7 +14,7 @@ from backend.engine.core import Action, IllegalAction, Transition
 
 from .board import BOARD
 from .catalog import HEROES, MONSTERS, ZORKAL_STATS
-from .rules import blessings, combat, movement, rituals, summoning, treasure, turns
+from .rules import blessings, combat, movement, rituals, summoning, treasure, turns, variants
 from .rules.prompts import PromptRule, close
 from .rules.reach import heroes_adjacent
 from .rules.turns import HERO_PHASES, KEEPER
@@ -338,7 +338,7 @@ def _zorkal_level_cost(s: State) -> int | None:
     level = s["zorkal"]["level"]
     if level >= len(ZORKAL_STATS["life"]):
         return None
-    cost = ZORKAL_STATS["level_cost"][level - 1]
+    cost = variants.zorkal_level_cost(s["options"], level)  # 8 and 10 with Four Heroes (6.6)
     return cost if s["blood"] >= cost else None
 
 

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from ..board import BOARD
 from ..catalog import MONSTERS, RITUALS, ZORKAL_STATS
 from ..state import State, Work, cell_name
+from . import variants
 from .effects import UNTIL_KEEPER_END, active, in_play
 from .prompts import PromptRule
 
@@ -110,7 +111,7 @@ def ritual_options(w: Work) -> list[str]:
     s = w.s
     if s["ritual_played"]:
         return []
-    return sorted({c for c in s["ritual_hand"] if RITUALS[c]["cost"] <= s["blood"]})
+    return sorted({c for c in s["ritual_hand"] if variants.ritual_cost(s["options"], c) <= s["blood"]})
 
 
 def ritual_actions(w: Work) -> list[dict[str, Any]]:
@@ -128,7 +129,8 @@ def play_ritual(w: Work, action: dict[str, Any]) -> None:
     s = w.s
     card = action["card"]
     info = RITUALS[card]
-    s["blood"] -= info["cost"]
+    cost = variants.ritual_cost(s["options"], card)  # +1 with Four Heroes (content 6.6)
+    s["blood"] -= cost
     s["ritual_hand"].remove(card)
     s["ritual_played"] = True
     if info["duration"] == "permanent":
@@ -137,9 +139,9 @@ def play_ritual(w: Work, action: dict[str, Any]) -> None:
         s["ritual_discard"].append(card)
     w.emit(
         "ritual_played",
-        f"The Keeper plays the Ritual {info['name']}, paying {info['cost']} Blood Drops.",
+        f"The Keeper plays the Ritual {info['name']}, paying {cost} Blood Drops.",
         card=card,
-        cost=info["cost"],
+        cost=cost,
         blood=s["blood"],
     )
     rule = RITUALS_IN_RULES.get(card)
