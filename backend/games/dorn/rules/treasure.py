@@ -215,8 +215,13 @@ def use_item(w: Work, action: dict[str, Any]) -> None:
 
 
 def artifacts_here(w: Work, hid: str) -> list[str]:
+    """The artifacts lying where the hero stands: on a teleport pad, on either of its cells (RB
+    "A hero on a teleport exists on both spaces simultaneously"; content 1.7.4; ruling V10)."""
     cell = w.s["heroes"][hid]["cell"]
-    return [aid for aid, a in w.s["artifacts"].items() if a["carrier"] is None and a["cell"] == cell]
+    if cell is None:
+        return []
+    cells = BOARD.cells_of(cell)
+    return [aid for aid, a in w.s["artifacts"].items() if a["carrier"] is None and a["cell"] in cells]
 
 
 def carried(w: Work, hid: str) -> list[str]:
