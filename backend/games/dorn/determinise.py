@@ -222,6 +222,7 @@ def _hero(
         "item_used": v["item_used"],
         "moved": v["moved"],
         "rubble": v["rubble"],
+        "used": list(v["used"]),
     }
 
 

@@ -48,6 +48,9 @@ class HeroState(TypedDict):
     item_used: bool  # this hero turn
     moved: bool
     rubble: bool
+    # Once-per-turn abilities already used (ruling 37): hero-turn ids reset at H0, the parry
+    # abilities' (riposte, protecting hand) at K0.
+    used: list[str]
 
 
 class MonsterState(TypedDict):
@@ -167,6 +170,7 @@ def clone(state: State) -> State:
     for h in s["heroes"].values():
         h["cards"] = list(h["cards"])
         h["mv"] = list(h["mv"])
+        h["used"] = list(h["used"])
     s["zorkal"] = dict(state["zorkal"])
     for key, value in src.items():
         if type(value) is list:

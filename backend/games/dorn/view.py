@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES, hero_stat
-from .rules import turns
+from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES
+from .rules import turns, variants
 from .state import KEEPER, HeroState, PromptState, State, copy_json, xy
 
 
@@ -37,7 +37,7 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "gate_open": s["gate"],
         "bonus_summons": s["bonus"],
         "zorkal": keeper["zorkal"],
-        "heroes": {hid: _hero_entry(hid, h, sees_items) for hid, h in s["heroes"].items()},
+        "heroes": {hid: _hero_entry(hid, h, sees_items, s["options"]) for hid, h in s["heroes"].items()},
         "seats": {seat_: list(hs) for seat_, hs in s["seats"].items()},
         "monsters": keeper["monsters"],
         "tokens": [xy(c) for c in s["tokens"]],
@@ -74,7 +74,7 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
     return out
 
 
-def _hero_entry(hid: str, h: HeroState, sees_items: bool) -> dict[str, Any]:
+def _hero_entry(hid: str, h: HeroState, sees_items: bool, options: dict[str, Any]) -> dict[str, Any]:
     """A hero as every seat sees it; its item cards only for hero seats (content 4)."""
     entry: dict[str, Any] = {
         "seat": h["seat"],
@@ -82,7 +82,7 @@ def _hero_entry(hid: str, h: HeroState, sees_items: bool) -> dict[str, Any]:
         "alive": h["alive"],
         "level": h["level"],
         "life": h["life"],
-        "max_life": hero_stat(hid, "life", h["level"]),
+        "max_life": variants.max_life(options, hid, h["level"]),
         "xp": h["xp"],
         "parries": h["parries"],
         "rot": h["rot"],
@@ -91,6 +91,7 @@ def _hero_entry(hid: str, h: HeroState, sees_items: bool) -> dict[str, Any]:
         "item_used": h["item_used"],
         "moved": h["moved"],
         "rubble": h["rubble"],
+        "used": list(h["used"]),
         "card_count": len(h["cards"]),
     }
     if sees_items:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from backend.engine.core import InvalidOptions, Transition
+from backend.engine.core import Action, InvalidOptions, Transition
 from backend.engine.rng import Rng
 
 from ..board import BOARD, load_json
@@ -24,8 +24,9 @@ from ..catalog import (
     ZORKAL_STATS,
     hero_stat,
 )
-from ..state import KEEPER, HeroState, State, Work, copy_json
+from ..state import KEEPER, HeroState, PromptState, State, Work, copy_json, xy
 from . import obstacles, summoning, turns, variants
+from .prompts import PromptRule, ask
 
 HEROES_PER_GAME: int = RULES["heroes_per_game"]
 MAX_HERO_SEATS: int = RULES["max_hero_seats"]
@@ -185,6 +186,7 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
             "item_used": False,
             "moved": False,
             "rubble": False,
+            "used": [],
         }
     # S4 treasure deck, S5 Blessings, S7-S8 bag and starting monsters, S9 Rituals: seeded shuffles.
     treasure_deck = rng.shuffled([c for c, info in TREASURES.items() for _ in range(info["copies"])])
@@ -258,10 +260,11 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
     state["ritual_hand"] = sorted(ritual_deck[:RITUAL_HAND])
     state["ritual_deck"] = ritual_deck[RITUAL_HAND:]
     w.emit("rituals_drawn", f"The Keeper draws {RITUAL_HAND} Rituals.", count=RITUAL_HAND)
-    if variants.on(options, variants.CAVE_IN):
-        place_cave_ins(w)
     w.finish()
-    turns.start_keeper_turn(w)
+    if variants.on(options, variants.CAVE_IN):
+        ask_cave_in(w, VARIANTS[variants.CAVE_IN]["tokens"])  # S11; Keeper turn 1 starts after
+    else:
+        turns.start_keeper_turn(w)
     turns.settle(w)
     return w.finish()
 
@@ -287,11 +290,37 @@ def cave_in_sites() -> list[int]:
     return [by_id[x] for x in sites]
 
 
-def place_cave_ins(w: Work) -> None:
-    """S11 Cave-in (content 6.3): 2 cave-ins on 2 different X sites.  X sites never hold tokens,
-    pads or N spaces and nobody stands near them at setup, so any two are legal; the engine puts
-    them on the catalogue default, X1 and X2 (content 5.10; ruling V4)."""
-    count: int = VARIANTS[variants.CAVE_IN]["tokens"]
-    for cell in cave_in_sites()[:count]:
-        assert obstacles.can_place(w, cell)
-        obstacles.place(w, cell, obstacles.CAVE_IN, "Cave-in variant")
+# S11 Cave-in (content 6.3, 5.10): the Keeper's setup question, asked once per token.
+CAVE_IN_SITE = "cave_in_site"
+
+
+def ask_cave_in(w: Work, left: int) -> None:
+    """Ask the Keeper for the next cave-in site.  X sites never hold tokens, pads or N spaces and
+    nobody stands near them at setup, so every free one is legal (content 6.3)."""
+    sites = [c for c in cave_in_sites() if obstacles.can_place(w, c)]
+    ask(
+        w,
+        CAVE_IN_SITE,
+        KEEPER,
+        f"Cave-in: put a cave-in on a cave-in site ({left} to place).",
+        cells=sites,
+        left=left,
+    )
+
+
+def _cave_in_sites(w: Work, p: PromptState) -> list[Action]:
+    """The free X sites in the data's order, so the timeout default is X1, then X2 (content
+    5.10; ruling V4)."""
+    return [{"type": "choose", "to": xy(c)} for c in p["data"]["cells"]]
+
+
+def _place_cave_in(w: Work, seat: str, p: PromptState, a: Action) -> None:
+    obstacles.place(w, BOARD.idx(*a["to"]), obstacles.CAVE_IN, "Cave-in variant")
+    left = int(p["data"]["left"]) - 1
+    if left > 0:
+        ask_cave_in(w, left)
+    else:
+        turns.start_keeper_turn(w)
+
+
+PROMPTS: dict[str, PromptRule] = {CAVE_IN_SITE: PromptRule(_cave_in_sites, _place_cave_in)}

@@ -9,7 +9,7 @@ from ..board import BOARD
 from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
 from ..state import ZORKAL, MonsterState, Work
-from . import combat, effects, rituals, summoning, treasure
+from . import combat, effects, rituals, summoning, tactics, treasure
 from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
@@ -22,6 +22,9 @@ PARRIES = "K4P"  # K4.2, the heroes' answer to the declarations
 BLESSINGS = "H1"
 HERO_MOVES = "H2"
 HERO_ATTACKS = "H3"  # attacks and spells
+
+# Abilities used once per Keeper turn (ruling 37); every other once-per-turn use is per hero turn.
+KEEPER_TURN_USES = ("rag.riposte", "rag.hand")
 
 KEEPER_PHASES = (BLOOD_STEP, SUMMONING, MONSTER_MOVES, DECLARATIONS)
 HERO_PHASES = (BLESSINGS, HERO_MOVES, HERO_ATTACKS)
@@ -79,6 +82,7 @@ def start_keeper_turn(w: Work) -> None:
     # K0.4 parries reset to capacity; unused ones never carry over (ruling 10).
     for hid, h in s["heroes"].items():
         h["parries"] = hero_stat(hid, "parry", h["level"])
+        h["used"] = [u for u in h["used"] if u not in KEEPER_TURN_USES]
     s["ritual_played"] = False
     enter_phase(w, BLOOD_STEP)
 
@@ -99,12 +103,14 @@ def enter_phase(w: Work, phase: str) -> None:
         z["mv"] = rituals.zorkal_move(s) if w.zorkal_active() else 0
     elif phase == DECLARATIONS:
         s["attacks"] = []
-        for m in w.all_monsters().values():
-            # Waiting bog beasts, bats and stunned monsters do not attack (content 3.2, 4.3 T07).
-            can = not (m["wait"] or m["bat"] or m["no_attack"] or m["frozen"])
+        for mid, m in w.all_monsters().items():
+            # Waiting bog beasts, bats and stunned monsters do not attack (content 3.2, 4.3 T07),
+            # nor those that fled this turn (Tactics and Flight, content 6.4).
+            can = not (m["wait"] or m["bat"] or m["no_attack"] or m["frozen"]) and tactics.may_attack(s, mid)
             m["atk"] = MONSTERS[m["type"]]["attacks"] if can else 0
         z = s["zorkal"]
-        z["atk"] = combat.zorkal_attacks(z["level"]) if w.zorkal_active() else 0
+        z_can = w.zorkal_active() and tactics.may_attack(s, ZORKAL)
+        z["atk"] = combat.zorkal_attacks(z["level"]) if z_can else 0
     elif phase == HERO_ATTACKS:
         for hid, h in s["heroes"].items():
             if h["cell"] is not None:
@@ -138,6 +144,7 @@ def can_bat(m: MonsterState) -> bool:
 
 
 def end_keeper_phase(w: Work) -> None:
+    combat.check_levels(w)  # levels come at the end of a step (content 2.2; ruling 23, V9)
     phase = w.s["phase"]
     if phase == DECLARATIONS:
         start_parries(w)
@@ -211,6 +218,7 @@ def finish_parries(w: Work, seat: str) -> None:
 
 def resolve_and_end_keeper_turn(w: Work) -> None:
     s = w.s
+    combat.check_levels(w)  # the end of the parries step (ruling V9)
     combat.resolve_attacks(w)
     combat.check_victory(w)
     if s["outcome"] is not None:
@@ -248,12 +256,14 @@ def resolve_and_end_keeper_turn(w: Work) -> None:
 
 def start_hero_turn(w: Work) -> None:
     s = w.s
+    combat.check_levels(w)  # the end of K5 (ruling V9)
     w.emit("hero_turn", f"Hero turn {s['k']} begins.", k=s["k"])
     # H0.1 per-turn flags reset.
     for hid, h in s["heroes"].items():
         h["moved"] = False
         h["item_used"] = False
         h["rubble"] = False
+        h["used"] = [u for u in h["used"] if u in KEEPER_TURN_USES]  # ruling 37: per hero turn
         h["actions"] = 0
         h["bonus_actions"] = 0
         h["mv"] = [hero_stat(hid, "move", h["level"]), 0, 0]
@@ -297,6 +307,7 @@ TAKE_BACKS = "take_back:"
 
 
 def end_hero_phase(w: Work) -> None:
+    combat.check_levels(w)  # before H4 heals with the new max life, when H3 ends (ruling V9)
     phase = w.s["phase"]
     if phase == HERO_ATTACKS:
         end_hero_turn(w)
@@ -330,9 +341,10 @@ def end_hero_turn(w: Work) -> None:
 
 
 def settle(w: Work) -> None:
-    """Run automatic steps until some seat owes a decision or the game is over."""
+    """Run automatic steps until some seat owes a decision or the game is over.  Levels are not
+    checked here but where a step ends (``end_keeper_phase``, ``end_hero_phase``...): a level
+    gained mid-step applies from the next phase (content 2.2; ruling V9)."""
     s = w.s
-    combat.check_levels(w)
     combat.check_victory(w)
     while s["outcome"] is None and s["prompt"] is None and s["surrender"] is None:
         phase = s["phase"]
@@ -348,5 +360,4 @@ def settle(w: Work) -> None:
             if hero_phase_seats(w):
                 return
             end_hero_phase(w)
-        combat.check_levels(w)
         combat.check_victory(w)
