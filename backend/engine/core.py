@@ -219,6 +219,17 @@ class PromptSeats(Protocol[S_in]):
 
 
 @runtime_checkable
+class TurnClock(Protocol[S_in]):
+    """Optional: a game whose sides play against a clock per turn (Dorn's Real Day and Night).
+    ``turn_clock(state)`` says, after every committed action, which clock runs: ``{"turn": key,
+    "seats": [...], "seconds": T, "running": bool}`` (a new ``turn`` key starts a fresh T; it runs
+    only while ``running``), or None.  When T has passed, the server sends each of those seats
+    that is asked to act the game's listed ``{"type": "time_up"}``: the game keeps no time."""
+
+    def turn_clock(self, state: S_in) -> Mapping[str, JSON] | None: ...
+
+
+@runtime_checkable
 class SimSteering(Protocol[S_in]):
     """Optional: a game whose random playouts (simulator, conformance, benchmarks) pick among the
     listed actions with purpose rather than uniformly (engine/playout.py).  ``rng`` is the

@@ -14,7 +14,19 @@ from backend.engine.core import Action, IllegalAction, Transition
 
 from .board import BOARD
 from .catalog import HEROES, MONSTERS, ZORKAL_STATS
-from .rules import blessings, combat, movement, rituals, summoning, treasure, turns, variants
+from .rules import (
+    blessings,
+    clock,
+    combat,
+    movement,
+    rituals,
+    setup,
+    summoning,
+    tactics,
+    treasure,
+    turns,
+    variants,
+)
 from .rules.prompts import PromptRule, close
 from .rules.reach import heroes_adjacent
 from .rules.turns import HERO_PHASES, KEEPER
@@ -42,6 +54,8 @@ WHY: dict[str, str] = {
     "parry": "Each hero parries up to its parries per Keeper turn, choosing among the attacks on it.",
     "place_monster": "The hidden monster goes on a free cell next to the hero who found it.",
     "choose": "Answer the open question with one of its listed choices.",
+    "time_up": "Real Day and Night: a seat's time runs out only on its own side's turn, while it owes "
+    "input there.",
     "play_blessing": "A Blessing is played in the Blessings step by its owner, naming a living hero of that "
     "seat on the board.",
     "move": "Heroes move orthogonally up to their Move, never through walls, monsters or the closed Gate; "
@@ -119,6 +133,8 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
             out.append({"type": "done"})
         if _wants(only, "surrender") and _may_surrender(s):
             out.append({"type": "surrender"})
+        if _wants(only, "time_up"):
+            out += clock.listed(s, seat)
     elif phase in HERO_PHASES:
         if seat in s["done"]:
             # Content 5.8: this seat has sent *done*; all it may do is take it back.
@@ -127,6 +143,8 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
             out.append({"type": "done"})
         if _wants(only, "propose_surrender") and _may_surrender(s):
             out.append({"type": "propose_surrender"})
+        if _wants(only, "time_up"):
+            out += clock.listed(s, seat)
     out += STEPS[phase](w, seat, only, hero)
     return out
 
@@ -138,7 +156,12 @@ def _surrender_votes(only: str | None) -> list[Action]:
 
 
 # Every question an effect may ask (rules/prompts.py), by kind.
-PROMPTS: dict[str, PromptRule] = {**treasure.PROMPTS, **rituals.PROMPTS, **blessings.PROMPTS}
+PROMPTS: dict[str, PromptRule] = {
+    **treasure.PROMPTS,
+    **rituals.PROMPTS,
+    **blessings.PROMPTS,
+    **setup.PROMPTS,
+}
 
 
 def _answers(w: Work, seat: str, only: str | None) -> list[Action]:
@@ -148,6 +171,8 @@ def _answers(w: Work, seat: str, only: str | None) -> list[Action]:
     out = [a for a in PROMPTS[prompt["kind"]].answers(w, prompt) if _wants(only, a["type"])]
     if seat == KEEPER and _wants(only, "surrender") and _may_surrender(w.s):
         out.append({"type": "surrender"})
+    if _wants(only, "time_up"):
+        out += clock.listed(w.s, seat)  # a prompt on the seat's own turn (content 6.5)
     return out
 
 
@@ -567,6 +592,18 @@ def _answer(w: Work, seat: str, a: Action) -> None:
     PROMPTS[prompt["kind"]].resolve(w, seat, prompt, a)
 
 
+def _time_up(w: Work, seat: str, a: Action) -> None:
+    """Real Day and Night (content 6.5): the seat's own pending prompts take their defaults, then
+    its turn ends (``rules/clock.py``)."""
+    while w.s["prompt"] is not None and w.s["prompt"]["seat"] == seat:
+        prompt = w.s["prompt"]
+        rule = PROMPTS[prompt["kind"]]
+        answer = rule.default(w, prompt) if rule.default is not None else rule.answers(w, prompt)[0]
+        _answer(w, seat, answer)
+    if w.s["outcome"] is None:
+        clock.time_up(w, seat)
+
+
 def _play_blessing(w: Work, seat: str, a: Action) -> None:
     blessings.play_blessing(w, seat, a)
 
@@ -610,8 +647,9 @@ def _done(w: Work, seat: str, a: Action) -> None:
 def _creature_move(w: Work, cid: str, to: int) -> None:
     s = w.s
     fig: ZorkalState | MonsterState = s["zorkal"] if cid == ZORKAL else w.monster(cid)
-    cost = movement.creature_destinations(w, cid, fig["cell"], fig["mv"])[to]
-    w.relocate(cid, fig["cell"], to)
+    start = fig["cell"]
+    cost = movement.creature_destinations(w, cid, start, fig["mv"])[to]
+    w.relocate(cid, start, to)
     fig["cell"] = to
     fig["mv"] -= cost
     if cid != ZORKAL:
@@ -623,6 +661,7 @@ def _creature_move(w: Work, cid: str, to: int) -> None:
         cell=xy(to),
         steps=cost,
     )
+    tactics.after_move(w, cid, start, to)  # Tactics and Flight: flee, stop (content 6.4)
 
 
 def _declare(w: Work, cid: str, hid: str) -> None:
@@ -644,10 +683,12 @@ def _hero_move(w: Work, hid: str, to: int) -> None:
     h = s["heroes"][hid]
     cost = _destinations(w, hid)[to]
     movement.spend(h, cost)
+    start = placed(h["cell"])
     h["cell"] = to
     h["moved"] = True
     w.moved()
     w.emit("hero_move", f"{HEROES[hid]['name']} moves to {cell_name(to)}.", hero=hid, cell=xy(to), steps=cost)
+    tactics.after_move(w, hid, start, to)  # Tactics and Flight: flee, stop (content 6.4)
     treasure.enter_cell(w, hid, to)
 
 
@@ -692,6 +733,7 @@ HANDLERS: dict[str, Handler] = {
     "parry": _parry,
     "place_monster": _answer,
     "choose": _answer,
+    "time_up": _time_up,
     "play_blessing": _play_blessing,
     "move": _move,
     "pick_up": _pick_up,

@@ -21,7 +21,7 @@ from .catalog import (
     WEAK_CAP,
     ZORKAL_STATS,
 )
-from .rules import setup, variants
+from .rules import clock, setup, variants
 from .state import KEEPER, State, copy_json
 
 
@@ -179,6 +179,11 @@ class DornGame:
 
     def default_action(self, state: State, seat: str) -> Action | None:
         return actions.default_action(state, seat)
+
+    def turn_clock(self, state: State) -> dict[str, Any] | None:
+        """Real Day and Night (content 6.5; ``rules/clock.py``): the turn's clock, for the server
+        (``backend/engine/core.py::TurnClock``)."""
+        return clock.clock(state, actions.to_act(state))
 
     def sample_state(self, view: Mapping[str, Any], seat: str, rng: Any, events: Any = ()) -> State:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""

@@ -7,7 +7,7 @@ import pytest
 
 from backend.engine.core import InvalidOptions
 from backend.engine.rng import seed_from_int
-from backend.games.dorn.catalog import ARTIFACTS, HEROES, TIE_BREAK
+from backend.games.dorn.catalog import ARTIFACTS, HEROES, TIE_BREAK, VARIANT_ORDER
 
 from .position import GAME, act
 
@@ -21,15 +21,18 @@ def test_defaults_make_a_table():
     assert [s.seat for s in GAME.seats(opts)] == ["keeper", "heroes_1"]
 
 
-def test_options_schema_offers_heroes_split_and_surrender_only():
+def test_options_schema_offers_heroes_split_surrender_and_the_variants():
     schema = GAME.options_schema()
     json.dumps(schema)
     props = schema["properties"]
-    assert schema["type"] == "object" and set(props) == {"heroes", "split", "allow_surrender"}
+    variants = set(VARIANT_ORDER) | {"turn_clock"}  # content 6, one flag each, and 6.5's clock
+    assert schema["type"] == "object" and set(props) == {"heroes", "split", "allow_surrender"} | variants
+    assert all(props[v]["type"] == "boolean" and props[v]["default"] is False for v in VARIANT_ORDER)
+    assert props["turn_clock"]["enum"] == [120, 180, 240, 300] and props["turn_clock"]["default"] == 180
     heroes = props["heroes"]
     assert heroes["type"] == "array" and heroes["items"]["enum"] == TIE_BREAK and len(TIE_BREAK) == 9
     assert heroes["x-labels"] == {h: HEROES[h]["name"] for h in TIE_BREAK}
-    assert heroes["minItems"] == heroes["maxItems"] == 5
+    assert (heroes["minItems"], heroes["maxItems"]) == (4, 5)  # 4 with Four Heroes (6.6)
     split = props["split"]
     assert (split["x-widget"], split["x-of"], split["minItems"], split["maxItems"]) == (
         "seat-split",

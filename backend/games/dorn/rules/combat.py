@@ -15,7 +15,7 @@ from ..catalog import (
     level_for_xp,
 )
 from ..state import KEEPER, ZORKAL, Work, cell_name, discard_blessing, placed, xy
-from . import reach, variants
+from . import reach, tactics, variants
 
 # ---------------------------------------------------------------------------------------
 # Blood, life, death
@@ -226,8 +226,8 @@ def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
     unless he is immune to that attack)."""
     s = w.s
     h = s["heroes"][hid]
-    if h["cell"] is None or h["actions"] <= 0:
-        return []
+    if h["cell"] is None or h["actions"] <= 0 or not tactics.may_attack(s, hid):
+        return []  # a hero that fled makes no weapon attacks and casts no spells (content 6.4)
     creatures = list(s["monsters"])
     if w.zorkal_active():
         creatures.append(ZORKAL)

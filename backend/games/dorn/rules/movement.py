@@ -16,6 +16,7 @@ from collections import deque
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN
 from ..state import HeroState, Work
+from . import tactics
 
 ARGOS = frozenset(BOARD.zones["argos"])
 
@@ -65,6 +66,8 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
     tokens = set(w.s["tokens"])
+    # Tactics and Flight: a path stops where the hero is engaged, never passes it (content 6.4).
+    engaged = tactics.hero_engaged_cells(w) if tactics.playing(w.s) else frozenset()
     starts = BOARD.cells_of(hero["cell"])
     dist = {c: 0 for c in starts}
     result: dict[int, int] = {}
@@ -76,7 +79,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
             if hero_may_stop(w, hid, cell):
                 result[cell] = d
             # A path ends on a token or a pad; it continues only through cells it may cross.
-            if cell in tokens or cell in BOARD.partner:
+            if cell in tokens or cell in BOARD.partner or cell in engaged:
                 continue
         if d >= limit:
             continue
@@ -142,6 +145,12 @@ def creature_walk(w: Work, cid: str, cell: int, budget: int) -> tuple[int, int, 
     unchanged, whoever the creature is."""
     gate = bool(w.s["gate"])
     blocked = w.blocked_bits()
+    engaged: frozenset[int] | None = None
+    if tactics.playing(w.s):
+        # Tactics and Flight (content 6.4): the walk also depends on where the heroes stand, so
+        # those cells join the memo's snapshot (above the board's bits), flagged by TACTICS_BIT.
+        engaged = tactics.creature_engaged_cells(w)
+        blocked |= TACTICS_BIT | _hero_bits(w) << HERO_SHIFT
     key = (cell, budget, gate)
     known = _WALKS.get(key)
     if known is not None:
@@ -152,15 +161,19 @@ def creature_walk(w: Work, cid: str, cell: int, budget: int) -> tuple[int, int, 
         if len(_WALKS) > 4000:
             _WALKS.clear()
         known = _WALKS[key] = []
-    dests, looked = _walk(w, cid, cell, budget, gate)
+    dests, looked = _walk(w, cid, cell, budget, gate, engaged)
     entry = (looked, blocked & looked, dests)
     known.insert(0, entry)
     del known[4:]
     return entry
 
 
-def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> tuple[dict[int, int], int]:
-    """Breadth-first walk; also returns the bits of the cells whose contents it looked at."""
+def _walk(
+    w: Work, cid: str, cell: int, budget: int, gate: bool, engaged: frozenset[int] | None
+) -> tuple[dict[int, int], int]:
+    """Breadth-first walk; also returns the bits of the cells whose contents it looked at.  With
+    ``engaged`` (Tactics and Flight) a walk stops on those cells, and it looked at the heroes'
+    cells next to every cell it entered; TACTICS_BIT tells the two kinds of walk apart."""
     own = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
@@ -168,7 +181,7 @@ def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> tuple[dict[i
     neighbours = BOARD.neighbours
     partner = BOARD.partner
     seen = set(own)
-    looked = 0
+    looked = TACTICS_BIT
     out: dict[int, int] = {}
     frontier = list(own)
     d = 0
@@ -191,13 +204,34 @@ def _walk(w: Work, cid: str, cell: int, budget: int, gate: bool) -> tuple[dict[i
                     pf = occ.get(p)
                     if p in obstacles or (pf is not None and pf != cid):
                         continue
+                goes_on = True
+                if engaged is not None:
+                    looked |= AROUND_BITS[n] << HERO_SHIFT
+                    goes_on = n not in engaged
+                    if p is not None:
+                        looked |= AROUND_BITS[p] << HERO_SHIFT
+                        goes_on = goes_on and p not in engaged
+                if p is not None:
                     seen.add(p)
-                    nxt.append(p)
+                    if goes_on:
+                        nxt.append(p)
                 seen.add(n)
                 out[n] = d
-                nxt.append(n)
+                if goes_on:
+                    nxt.append(n)
         frontier = nxt
     return out, looked
+
+
+def _hero_bits(w: Work) -> int:
+    bits = 0
+    heroes = w.s["heroes"]
+    for hid in w.on_board_heroes():
+        cell = heroes[hid]["cell"]
+        assert cell is not None
+        for c in BOARD.footprint[cell]:
+            bits |= 1 << c
+    return bits
 
 
 def creature_can_move(w: Work, cid: str, cell: int) -> bool:
@@ -212,3 +246,11 @@ _WALKS: dict[tuple[int, int, bool], list[tuple[int, int, dict[int, int]]]] = {}
 # Per cell: may a creature stand there (gate closed / gate open), content 1.6.
 CREATURE_CLOSED = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
 CREATURE_OPEN = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+
+# Tactics and Flight walks (``creature_walk``): the heroes' cells sit above the board's bits in a
+# walk's snapshot, and one more bit says the walk was made under that variant.
+CELLS = BOARD.width * BOARD.height
+HERO_SHIFT = CELLS
+TACTICS_BIT = 1 << (2 * CELLS)
+# Per cell: the bits of its orthogonal neighbours (where an enemy would engage a figure there).
+AROUND_BITS = tuple(sum(1 << n for n in BOARD.neighbours[i]) for i in range(CELLS))

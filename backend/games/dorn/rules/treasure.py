@@ -14,7 +14,7 @@ from backend.engine.core import Action
 from ..board import BOARD
 from ..catalog import GATE_NEEDS, HEROES, MONSTERS, TREASURES
 from ..state import KEEPER, PromptState, Work, cell_name, placed, xy
-from . import combat, reach, summoning
+from . import combat, reach, summoning, tactics
 from .movement import creature_may_enter, hero_may_stop
 from .prompts import PromptRule, ask
 from .summoning import below_cap
@@ -111,6 +111,10 @@ def _hidden_cells(w: Work, p: PromptState) -> list[Action]:
 def _place_hidden(w: Work, seat: str, p: PromptState, a: Action) -> None:
     mtype = p["data"]["monster"]
     summoning.place_monster(w, mtype, BOARD.idx(*a["to"]), keeper_turn=False, why="hidden in the treasure")
+    finder = w.s["heroes"][p["data"]["finder"]]
+    if tactics.playing(w.s) and finder["cell"] is not None:
+        # Tactics and Flight: the monster is next to the finder, who stops there (content 6.4).
+        finder["mv"] = [0, 0, 0]
 
 
 # The default is the first listed cell, in reading order (content 5.10).

@@ -275,12 +275,17 @@ def hero_phase_seats(w: Work) -> list[str]:
     s = w.s
     out = []
     for seat in s["seats"]:
-        if seat in s["done"] or not w.seat_heroes_on_board(seat):
+        if seat in s["done"] or not w.seat_heroes_on_board(seat) or OUT_OF_TIME + seat in s["effects"]:
             continue
         if s["phase"] == BLESSINGS and s["blessings"].get(seat) is None:
             continue
         out.append(seat)
     return out
+
+
+# Real Day and Night (rules/clock.py): a hero seat whose time ran out owes nothing more until H5;
+# the effect ``OUT_OF_TIME + seat`` lasts until the end of the hero turn.
+OUT_OF_TIME = "time_up:"
 
 
 def may_take_back(w: Work, seat: str) -> bool:
@@ -292,6 +297,8 @@ def may_take_back(w: Work, seat: str) -> bool:
     each other's *done*."""
     s = w.s
     if s["phase"] not in HERO_PHASES or seat not in s["done"] or not w.seat_heroes_on_board(seat):
+        return False
+    if OUT_OF_TIME + seat in s["effects"]:
         return False
     if s["phase"] == BLESSINGS and s["blessings"].get(seat) is None:
         return False
