@@ -2,7 +2,8 @@
 
 Each game prints one line (seed, outcome, number of actions, final state hash);
 the same arguments always print the same lines.  The summary adds wins and
-losses, games per second and microseconds per apply.
+losses, games per second and microseconds per apply, and (``--json``) the usage tally: how
+often each action type, card, ability and special attack was used, in how many games.
 
 ``--bots LEVEL`` seats bots (backend/bots: ``random``, ``steady``, ``strong``) instead of the
 steered random driver: one level for every seat, or ``SEAT=LEVEL`` pairs and a bare level for
@@ -18,12 +19,14 @@ import json
 import sys
 import time
 from collections import Counter
+from functools import partial
 from typing import Any
 
 from backend.bots import LEVELS, Bot, make_bot, play_bots
-from backend.engine.core import Game
+from backend.engine.core import Action, Event, Game
 from backend.engine.playout import driver_rng, play_random
 from backend.engine.registry import game_names, get_game
+from backend.engine.usage import usage_keys
 
 
 def parse_extra(extra: list[str]) -> dict[str, Any]:
@@ -96,6 +99,11 @@ def seating(game: Game[Any], options: dict[str, Any], spec: str) -> dict[str, Bo
     return out
 
 
+def _tally(used: Counter[str], seat: str, action: Action, events: tuple[Event, ...]) -> None:
+    used.update(usage_keys(action, events))
+    used[f"action:{action['type']}"] += 1
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
@@ -107,6 +115,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     results: Counter[str] = Counter()
     total_actions = 0
     decisions: list[float] = []  # seconds per bot decision with a choice
+    uses: Counter[str] = Counter()  # usage key -> uses over all games (steered driver only)
+    games_with: Counter[str] = Counter()  # usage key -> games in which it occurred
     started = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
@@ -123,8 +133,11 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             decisions += [d.seconds for d in played.decisions if d.choices > 1]
             line, record_options = played.line(), played.options
         else:
-            record = play_random(game, seed, options)
+            used: Counter[str] = Counter()
+            record = play_random(game, seed, options, on_events=partial(_tally, used))
             line, record_options = record.line(), record.options
+            uses.update(used)
+            games_with.update(used.keys())
         results[line["outcome"]] += 1
         total_actions += line["actions"]
         if args.json:
@@ -140,6 +153,9 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         "games_per_second": round(args.games / elapsed, 2) if elapsed else None,
         "us_per_apply": round(elapsed * 1e6 / total_actions, 1) if total_actions else None,
     }
+    if uses:
+        # What was used, how often and in how many games (docs/rules/dorn.md's usage table).
+        summary["usage"] = {k: {"uses": uses[k], "games": games_with[k]} for k in sorted(uses)}
     if args.bots:
         summary["bots"] = args.bots
         summary["decision_ms"] = {

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core import Action, Game, Outcome, Seat, SimSteering
+from .core import Action, Event, Game, Outcome, Seat, SimSteering
 from .replay import state_hash
 from .rng import Rng, seed_from_int
 
@@ -48,11 +48,13 @@ def play_random(
     *,
     max_actions: int = 200_000,
     on_step: Callable[[Any, Seat, Action, list[Action]], None] | None = None,
+    on_events: Callable[[Seat, Action, tuple[Event, ...]], None] | None = None,
 ) -> Playout:
     """Play one game with uniformly random legal actions.
 
     ``on_step(state, seat, action, legal)`` is called before each action is applied
-    (the conformance test hooks its checks there).
+    (the conformance test hooks its checks there); ``on_events(seat, action, events)`` after,
+    with the events it made (the simulator's usage tally).
     """
     opts = game.normalize_options(options)
     state = game.initial_state(seed_from_int(seed), opts)
@@ -75,7 +77,10 @@ def play_random(
         action = legal[rng.below(len(legal))] if steer is None else steer(state, seat, legal, rng)
         if on_step is not None:
             on_step(state, seat, action, legal)
-        state = game.apply(state, seat, action).state
+        transition = game.apply(state, seat, action)
+        state = transition.state
+        if on_events is not None:
+            on_events(seat, action, transition.events)
         record.actions.append((seat, action))
     else:
         record.outcome = game.outcome(state)

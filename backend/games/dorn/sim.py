@@ -28,7 +28,10 @@ Purposeful actions:
   move); dropping one inside the chamber; a carrier walking towards the chamber; an
   empty-handed hero walking towards the nearest loose artifact, or, once the Gate is open,
   towards Zorkal.
-* Heroes, attacks: any attack on Zorkal.
+* Heroes, movement, when none of the above is listed: movement abilities (bloody run, elven
+  walk…) and the attacks some heroes make in that step (inexorable advance).
+* Heroes, attacks: any attack on Zorkal; else any attack, spell or ability (so that each
+  hero's abilities occur in simulations: the usage table of docs/rules/dorn.md).
 
 Giving up: see ``GIVE_UP_TURN`` and ``SURRENDER_CHANCE``.
 """
@@ -117,9 +120,11 @@ def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
     if phase == BLESSINGS:
         return [a for a in legal if a["type"] == "play_blessing"]
     if phase == HERO_MOVES:
-        return _hero_moves(s, legal)
+        return _hero_moves(s, legal) or [a for a in legal if a["type"] in ("ability", "attack")]
     if phase == HERO_ATTACKS:
-        return [a for a in legal if a["type"] == "attack" and a.get("target") == ZORKAL]
+        on_zorkal = [a for a in legal if a["type"] == "attack" and a.get("target") == ZORKAL]
+        # Else every attack, spell and ability: heroes fight, so that each of them occurs.
+        return on_zorkal or [a for a in legal if a["type"] in ("ability", "attack")]
     return []
 
 
