@@ -162,7 +162,8 @@ class Checker:
         self.remember(legal)
         # A seat that may not act cannot take the chosen action.
         for other in self.all_seats:
-            if other not in to_act:
+            # (Unless the other seat may take it too: giving up is open to every seat, Dorn 5.9.)
+            if other not in to_act and action not in game.legal_actions(state, other):
                 self.refused(state, other, action, "seat not on turn")
                 break
         self.refused(state, seat, MALFORMED[self.rng.below(len(MALFORMED))], "malformed action")

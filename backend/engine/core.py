@@ -151,10 +151,14 @@ class Game(Protocol[S]):
         ...
 
     def to_act(self, state: S) -> frozenset[Seat]:
-        """Every seat that may act now (the player on turn, and any owing a prompt)."""
+        """Every seat that owes a decision now (the player on turn, and any owing a prompt):
+        the seats whose clocks run and whose defaults are taken on a timeout."""
         ...
 
-    def legal_actions(self, state: S, seat: Seat) -> list[Action]: ...
+    def legal_actions(self, state: S, seat: Seat) -> list[Action]:
+        """What ``seat`` may do now: for a seat in ``to_act`` its decision; for any other, the
+        actions it may take at any time (giving up), usually none."""
+        ...
 
     def validate(self, state: S, seat: Seat, action: Action) -> None:
         """Raise IllegalAction unless ``seat`` may take ``action`` now."""

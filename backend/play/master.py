@@ -38,7 +38,8 @@ from backend.store.repository import (
 from backend.store.writer import CommitWriter
 
 from . import protocol
-from .hub import CLOSE_BAD_TOKEN, Connection
+from .botauth import stand_in_seat
+from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
 from .timers import seat_deadlines
 
@@ -110,6 +111,7 @@ class TableRuntime:
         # Other workers' connections to this table: origin -> (spectators, seats, when heard).
         self.remote: dict[str, tuple[int, frozenset[str], float]] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self._takeover_due: dict[str, float] = {}
         self._evict: asyncio.TimerHandle | None = None
         self._presence_timer: asyncio.TimerHandle | None = None
         self._presence_sent = float("-inf")
@@ -120,6 +122,8 @@ class TableRuntime:
         self._auto_retry_at = 0.0
         # Seats whose time ran out but whose game offers no default at this seq.
         self._no_default: set[str] = set()
+        # Takeovers (issue 12): seat -> the level of the bot playing for its absent person.
+        self.stand_ins: dict[str, str] = {}
         self._refresh_to_act(actor=None)
 
     # -- who is here --------------------------------------------------------
@@ -127,9 +131,18 @@ class TableRuntime:
     def live(self) -> bool:
         return self.record.status == "live" and self.state is not None
 
+    def bot_seats(self) -> dict[str, str]:
+        """Seats a bot holds (for the whole game), with its level."""
+        return {s.seat: s.player_bot for s in self.record.seats if s.player_bot is not None}
+
+    def _person_present(self, conn: Connection) -> bool:
+        """Whether ``conn`` shows its seat's holder here: a takeover bot is not its person."""
+        return not conn.stand_in or (conn.seat is not None and conn.seat in self.bot_seats())
+
     def local_presence(self) -> tuple[int, frozenset[str]]:
         spectators = sum(1 for c in self.connections if c.seat is None)
-        return spectators, frozenset(c.seat for c in self.connections if c.seat is not None)
+        seats = frozenset(c.seat for c in self.connections if c.seat is not None and self._person_present(c))
+        return spectators, seats
 
     def presence(self) -> tuple[int, frozenset[str]]:
         spectators, seats = self.local_presence()
@@ -140,9 +153,15 @@ class TableRuntime:
 
     def table_dict(self) -> dict[str, Any]:
         spectators, seats = self.presence()
-        return table_out(self.record, seats, spectators).model_dump(mode="json")
+        return table_out(self.record, seats, spectators, self.stand_ins).model_dump(mode="json")
 
     def seat_for_token(self, token: str) -> tuple[str, str] | None:
+        stand_in = stand_in_seat(self.settings.bot_key, self.id, [s.seat for s in self.record.seats], token)
+        if stand_in is not None:
+            # The runner may play a bot's seat, or a person's while the takeover is on.
+            if stand_in in self.bot_seats() or stand_in in self.stand_ins:
+                return stand_in, token_hash(token)
+            return None
         wanted = token_hash(token)
         found = None
         for s in self.record.seats:  # constant time per seat, every seat checked
@@ -165,7 +184,9 @@ class TableRuntime:
         return self.game.view(self.state, seat, reveal=self.record.status == "finished")
 
     def _legal(self, seat: str | None) -> list[dict[str, Any]]:
-        if seat is None or not self.live or seat not in self.to_act:
+        # Asked of every seat, on turn or not: a game may list what a seat may do at any time
+        # (Dorn's surrender, content 5.9); ``to_act`` is who owes a decision (clocks, defaults).
+        if seat is None or not self.live:
             return []
         return self.game.legal_actions(self.state, seat)
 
@@ -204,6 +225,8 @@ class TableRuntime:
                 except Exception as exc:
                     log.warning("table %s: cannot read the log to catch up (%s)", self.id, exc)
             missed = await self._missed(conn.seat, last_seq)
+            if conn.seat in self.stand_ins and not conn.stand_in:
+                self._hand_back(conn.seat)
             self.connections.add(conn)
             self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").inc()
             if self._evict is not None:
@@ -228,7 +251,11 @@ class TableRuntime:
         """``conn`` is gone; a seat left with no connection is away from now on."""
         self.connections.discard(conn)
         self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").dec()
-        if conn.seat is not None and all(c.seat != conn.seat for c in self.connections):
+        if (
+            conn.seat is not None
+            and self._person_present(conn)
+            and not any(c.seat == conn.seat and self._person_present(c) for c in self.connections)
+        ):
             self.left_at[conn.seat] = time.time()
 
     def _presence_changed(self) -> None:
@@ -332,6 +359,11 @@ class TableRuntime:
         async with self.lock:
             if conn.closed:
                 return
+            if conn.stand_in and conn.seat not in self.stand_ins and conn.seat not in self.bot_seats():
+                self._refuse(conn, aid, "handed_back", "The seat's player is back; the bot has stopped.")
+                return
+            if not conn.stand_in and conn.seat in self.stand_ins:
+                self._hand_back(conn.seat)  # the person acts: they are back, and this action is theirs
             if self.record.status != "live" or self.state is None:
                 if self.record.status == "finished":
                     self._refuse(conn, aid, "game_over", "The game is over.")
@@ -577,7 +609,11 @@ class TableRuntime:
             dropped = False
             for conn in list(self.connections):
                 # A seat given up, or taken over with a new token, drops its old connections.
-                if conn.seat is not None and not constant_time_equal(valid.get(conn.seat), conn.token_hash):
+                if conn.stand_in:
+                    gone = conn.seat not in self.bot_seats() and conn.seat not in self.stand_ins
+                else:
+                    gone = conn.seat is not None and not constant_time_equal(valid.get(conn.seat), conn.token_hash)
+                if gone:
                     conn.send(protocol.error("bad_token", "This seat is no longer yours."))
                     conn.close(CLOSE_BAD_TOKEN)
                     self._forget(conn)
@@ -610,9 +646,13 @@ class TableRuntime:
             self._timer.cancel()
             self._timer = None
         spectators, connected = self.presence()
-        if not self.live or not (connected or spectators):
+        bots = self.bot_seats()
+        # Clocks run while a person is here: a table of bots whose people left waits for them.
+        if not self.live or not (connected - bots.keys() or spectators):
             self.deadlines = {}
+            self._takeover_due = {}
             return
+        self._takeover_due = self._takeovers_due(connected, bots)
         if self._prompt_seats is not None:
             prompted = frozenset(self._prompt_seats(self.state))
         else:
@@ -626,14 +666,66 @@ class TableRuntime:
             self.record.prompt_timeout_seconds,
             self.record.turn_clock_seconds,
         )
+        dues = list(self._takeover_due.values())
         if self.deadlines:
-            due = max(min(self.deadlines.values()), self._auto_retry_at)
-            delay = max(0.0, due - time.time())
+            dues.append(max(min(self.deadlines.values()), self._auto_retry_at))
+        if dues:
+            delay = max(0.0, min(dues) - time.time())
             self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
 
     def _fire(self) -> None:
         self._timer = None
-        self.tables.spawn(self._answer_for_late_seats())
+        self.tables.spawn(self._on_timer())
+
+    async def _on_timer(self) -> None:
+        async with self.lock:
+            now = time.time()
+            for seat, due in sorted(self._takeover_due.items()):
+                if due <= now + 0.05:
+                    self._take_over(seat)
+        await self._answer_for_late_seats()
+
+    # -- takeover (issue 12, point 5) --------------------------------------------
+    def _takeovers_due(self, connected: frozenset[str], bots: dict[str, str]) -> dict[str, float]:
+        """When each away person who owes a move gets a bot: ``takeover_after_seconds`` after
+        they left.  None for a table whose takeover is off, nor for a bot's own seat."""
+        if self.record.takeover == "off":
+            return {}
+        after = self.settings.takeover_after_seconds
+        return {
+            seat: self.left_at.get(seat, self.since.get(seat, 0.0)) + after
+            for seat in self.to_act
+            if seat not in connected and seat not in bots and seat not in self.stand_ins and self._seated(seat)
+        }
+
+    def _seated(self, seat: str) -> bool:
+        return any(s.seat == seat and s.player_id is not None for s in self.record.seats)
+
+    def _take_over(self, seat: str) -> None:
+        """A bot plays ``seat`` until its person is back (called with the lock held)."""
+        if self.record.takeover == "off" or seat in self.stand_ins or seat in self.bot_seats() or not self.live:
+            return
+        self.stand_ins[seat] = self.record.takeover
+        log.info("table %s: a %s bot plays for %s", self.id, self.record.takeover, seat,
+                 extra={"table": self.id, "seat": seat})  # fmt: skip
+        self._announce(f"A bot is playing for {self.player_name(seat)}.")
+        self._reschedule()
+
+    def _hand_back(self, seat: str) -> None:
+        """The person is back: the bot stops at once (called with the lock held, so an answer
+        the bot is still working out arrives after this and is refused: no double action)."""
+        if self.stand_ins.pop(seat, None) is None:
+            return
+        for conn in list(self.connections):
+            if conn.stand_in and conn.seat == seat:
+                conn.send(protocol.error("handed_back", "The seat's player is back."))
+                conn.close(CLOSE_HANDED_BACK)
+                self._forget(conn)
+        self._announce(f"{self.player_name(seat)} is back; the bot has stopped playing for them.")
+
+    def _announce(self, text: str) -> None:
+        self.broadcast(protocol.announcement(text, time.time()))
+        self.broadcast(protocol.table(self.table_dict()))
 
     def auto_action_id(self, seat: str) -> str:
         """The id of the server's own answer for ``seat`` at the next seq.
@@ -655,6 +747,8 @@ class TableRuntime:
             for seat in late:
                 if not self.live or seat not in self.to_act:
                     continue
+                # A person who let the clock run out gets a bot from the next decision on.
+                self._take_over(seat)
                 action = self.game.default_action(self.state, seat)
                 if action is None:
                     self._no_default.add(seat)

@@ -30,7 +30,19 @@ from .rules import (
 from .rules.prompts import PromptRule, close
 from .rules.reach import heroes_adjacent
 from .rules.turns import HERO_PHASES, KEEPER
-from .state import ZORKAL, MonsterState, State, Work, ZorkalState, cell_name, hand_over, placed, reader, xy
+from .state import (
+    ZORKAL,
+    MonsterState,
+    State,
+    Work,
+    ZorkalState,
+    cell_name,
+    hand_over,
+    placed,
+    reader,
+    seat_words,
+    xy,
+)
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -38,7 +50,8 @@ WHY: dict[str, str] = {
     "take_back_done": "A hero seat may take back its Done only in the heroes' step it ended, before every "
     "seat has sent Done.",
     "surrender": "Surrender is not possible now.",
-    "propose_surrender": "A surrender can be proposed only by a hero seat on turn, with no proposal pending.",
+    "propose_surrender": "A hero player with a living hero may propose surrender at any time, unless a "
+    "proposal is already being voted on.",
     "surrender_vote": "Only hero seats asked about the surrender proposal can vote.",
     "level_zorkal": "Zorkal levels up in the Blood step, paying 7 Blood Drops for level 2 and 9 for level 3.",
     "play_ritual": "A Ritual is played in the Blood step, once per Keeper turn, from the Keeper's hand, "
@@ -116,10 +129,36 @@ def _wants(only: str | None, kind: str) -> bool:
     return only is None or only == kind
 
 
+# Content 5.9: "The Keeper seat may surrender at any time"; "Any hero seat may propose
+# surrender" (at any time too): listed for a seat that owes nothing as well (``anytime``).
+ANYTIME = ("surrender", "propose_surrender")
+
+
+def anytime(s: State, seat: str, only: str | None = None) -> list[Action]:
+    """The giving-up action ``seat`` may send now, whether or not it is on turn."""
+    if s["outcome"] is not None or s["surrender"] is not None or not _may_surrender(s):
+        return []
+    if seat == KEEPER:
+        kind = "surrender"
+    elif seat in s["seats"] and any(s["heroes"][h]["alive"] for h in s["seats"][seat]):
+        kind = "propose_surrender"
+    else:
+        return []
+    return [{"type": kind}] if _wants(only, kind) else []
+
+
 def legal(s: State, seat: str, only: str | None = None, hero: str | None = None) -> list[Action]:
     """The listed actions of ``seat`` (restricted to one type / hero when validating)."""
     if seat not in to_act(s):
-        return []
+        return anytime(s, seat, only)
+    out = _on_turn(s, seat, only, hero)
+    give_up = anytime(s, seat, only)
+    if give_up and give_up[0] not in out:
+        out += give_up
+    return out
+
+
+def _on_turn(s: State, seat: str, only: str | None, hero: str | None) -> list[Action]:
     w = reader(s)
     if s["surrender"] is not None:
         return _surrender_votes(only)
@@ -375,7 +414,7 @@ def check(s: State, seat: str, action: Any) -> Action:
         raise IllegalAction("unknown_action", f"Dorn has no action {kind!r}.")
     if s["outcome"] is not None:
         raise IllegalAction("game_over", "The game is over.")
-    if seat not in to_act(s):
+    if seat not in to_act(s) and not (kind in ANYTIME and anytime(s, seat, kind)):
         raise IllegalAction("not_your_turn", f"It is not your turn to act: {_waiting_for(s)}.")
     to = action.get("to")  # a cell, except in ``give`` (a hero)
     if (
@@ -493,7 +532,7 @@ def _surrender(w: Work, seat: str, a: Action) -> None:
 def _propose_surrender(w: Work, seat: str, a: Action) -> None:
     s = w.s
     voters = [o for o in s["seats"] if o != seat and any(s["heroes"][h]["alive"] for h in s["seats"][o])]
-    w.emit("surrender_proposed", f"{seat} proposes that the heroes surrender.", seat=seat)
+    w.emit("surrender_proposed", f"{seat_words(s, seat, start=True)} proposes that the heroes surrender.", seat=seat)
     if not voters:
         combat.finish(w, "keeper_wins", "surrender")
     else:
@@ -506,13 +545,13 @@ def _surrender_vote(w: Work, seat: str, a: Action) -> None:
     assert sur is not None
     if a["accept"]:
         sur["accepted"].append(seat)
-        w.emit("surrender_vote", f"{seat} accepts the surrender.", seat=seat, accept=True)
+        w.emit("surrender_vote", f"{seat_words(s, seat, start=True)} accepts the surrender.", seat=seat, accept=True)
         if set(sur["accepted"]) >= set(sur["voters"]):
             s["surrender"] = None
             combat.finish(w, "keeper_wins", "surrender")
     else:
         s["surrender"] = None
-        w.emit("surrender_vote", f"{seat} refuses: the heroes fight on.", seat=seat, accept=False)
+        w.emit("surrender_vote", f"{seat_words(s, seat, start=True)} refuses: the heroes fight on.", seat=seat, accept=False)
 
 
 def _take_back_done(w: Work, seat: str, a: Action) -> None:
@@ -522,7 +561,7 @@ def _take_back_done(w: Work, seat: str, a: Action) -> None:
     s["cmds"][key] = s["cmds"].get(key, 0) + 1
     w.emit(
         "seat_resumes",
-        f"{seat} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",
+        f"{seat_words(s, seat, start=True)} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",
         seat=seat,
         phase=s["phase"],
     )
@@ -641,7 +680,7 @@ def _done(w: Work, seat: str, a: Action) -> None:
         turns.finish_parries(w, seat)
     else:
         s["done"].append(seat)
-        w.emit("seat_done", f"{seat} has finished {turns.PHASE_NAMES[phase]}.", seat=seat, phase=phase)
+        w.emit("seat_done", f"{seat_words(s, seat, start=True)} has finished {turns.PHASE_NAMES[phase]}.", seat=seat, phase=phase)
 
 
 def _creature_move(w: Work, cid: str, to: int) -> None:

@@ -18,7 +18,7 @@ from backend.engine.core import Event, Transition
 from backend.engine.rng import Rng
 
 from .board import BOARD
-from .catalog import MONSTERS
+from .catalog import HEROES, MONSTERS
 
 ZORKAL = "zorkal"
 KEEPER = "keeper"  # the Dornkeeper's seat id; hero seats are "heroes_1"...
@@ -34,7 +34,7 @@ class ZorkalState(TypedDict):
 
 class HeroState(TypedDict):
     seat: str
-    cell: int | None  # None once dead
+    cell: int | None  # None once dead or while away (Astral Journey)
     alive: bool
     level: int
     life: int
@@ -51,6 +51,8 @@ class HeroState(TypedDict):
     # Once-per-turn abilities already used (ruling 37): hero-turn ids reset at H0, the parry
     # abilities' (riposte, protecting hand) at K0.
     used: list[str]
+    # B01 Astral Journey (content 4.2): off the board but alive; the cell it left, else None.
+    away: int | None
 
 
 class MonsterState(TypedDict):
@@ -210,6 +212,24 @@ def placed(cell: int | None) -> int:
 
 def xy(i: int) -> list[int]:
     return [i % BOARD.width, i // BOARD.width]
+
+
+def seat_words(s: State, seat: str, *, start: bool = False) -> str:
+    """A seat in a sentence, by what it plays (seat ids are for machines): "the Keeper", "the
+    player of Almanor and Choros" ("The …" to ``start`` a sentence)."""
+    words = _seat_words(s, seat)
+    return words[0].upper() + words[1:] if start else words
+
+
+def _seat_words(s: State, seat: str) -> str:
+    if seat == KEEPER:
+        return "the Keeper"
+    heroes = [str(HEROES[h]["name"]) for h in s["seats"].get(seat, [])]
+    if not heroes:
+        return "a hero player"
+    names = heroes[0] if len(heroes) == 1 else ", ".join(heroes[:-1]) + " and " + heroes[-1]
+    return f"the player of {names}"
+
 
 
 def cell_name(i: int) -> str:

@@ -345,7 +345,8 @@ def test_a_seat_may_take_back_done_until_the_last_one_arrives():
     s = position("", phase="H2", heroes=[h for g in split for h in g], split=split)
     s = act(s, "heroes_1", {"type": "done"})
     assert GAME.to_act(s) == {"heroes_1", "heroes_2"}
-    assert legal(s, "heroes_1") == [{"type": "take_back_done"}]
+    # Taking it back, or giving up (open to every seat at any time, content 5.9).
+    assert legal(s, "heroes_1") == [{"type": "take_back_done"}, {"type": "propose_surrender"}]
     assert GAME.default_action(s, "heroes_1") is None  # it owes nothing
     with pytest.raises(IllegalAction):
         GAME.validate(s, "heroes_1", {"type": "move", "hero": "almanor", "to": [10, 17]})

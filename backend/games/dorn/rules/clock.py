@@ -21,7 +21,7 @@ from typing import Any
 
 from backend.engine.core import Action
 
-from ..state import KEEPER, State, Work
+from ..state import KEEPER, State, Work, seat_words
 from . import turns, variants
 from .effects import UNTIL_HERO_END
 
@@ -90,4 +90,4 @@ def time_up(w: Work, seat: str) -> None:
     s["effects"][turns.OUT_OF_TIME + seat] = UNTIL_HERO_END
     if seat not in s["done"]:
         s["done"].append(seat)
-    w.emit("time_up", f"{seat}'s time is up: its heroes do nothing more this hero turn.", seat=seat)
+    w.emit("time_up", f"Time is up for {seat_words(w.s, seat)}: those heroes do nothing more this hero turn.", seat=seat)

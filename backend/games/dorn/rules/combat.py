@@ -14,8 +14,8 @@ from ..catalog import (
     ZORKAL_STATS,
     level_for_xp,
 )
-from ..state import KEEPER, ZORKAL, Work, cell_name, discard_blessing, placed, xy
-from . import reach, tactics, variants
+from ..state import KEEPER, ZORKAL, Work, cell_name, discard_blessing, placed, seat_words, xy
+from . import obstacles, reach, tactics, variants
 
 # ---------------------------------------------------------------------------------------
 # Blood, life, death
@@ -28,13 +28,29 @@ def gain_blood(w: Work, n: int) -> None:
     s["blood"] = min(BLOOD_CAP, s["blood"] + n)
 
 
-def lose_life(w: Work, hid: str, n: int, why: str) -> None:
+def aegis_key(hid: str) -> str:
+    """B08 Aegis's lasting effect on one hero (rules/effects.py key)."""
+    return "B08:" + hid
+
+
+def under_aegis(w: Work, hid: str) -> bool:
+    """B08 Aegis (content 4.2, 4.5): during the Keeper turn after it was played (its ``k``) the
+    user loses no life from any source: attacks, Rot, Rituals (a Blessing-class protection)."""
+    found = w.s["effects"].get(aegis_key(hid))
+    return found is not None and found["k"] == w.s["k"]
+
+
+def lose_life(w: Work, hid: str, n: int, why: str) -> int:
     """The hero loses up to ``n`` life (never below 0); each point is a Blood Drop.  Death is
-    checked by the caller (attacks resolve together first, ruling 12)."""
+    checked by the caller (attacks resolve together first, ruling 12).  Returns the life lost:
+    none under Aegis."""
     h = w.s["heroes"][hid]
     lost = min(n, h["life"])
     if lost <= 0:
-        return
+        return 0
+    if under_aegis(w, hid):
+        w.emit("aegis", f"{HEROES[hid]['name']} loses no life ({why}): the Aegis holds.", hero=hid)
+        return 0
     h["life"] -= lost
     gain_blood(w, lost)
     name = HEROES[hid]["name"]
@@ -46,6 +62,7 @@ def lose_life(w: Work, hid: str, n: int, why: str) -> None:
         life=h["life"],
         blood=w.s["blood"],
     )
+    return lost
 
 
 def check_deaths(w: Work) -> None:
@@ -56,9 +73,11 @@ def check_deaths(w: Work) -> None:
         h = s["heroes"].get(hid)
         if h is None or not h["alive"] or h["life"] > 0:
             continue
-        cell = placed(h["cell"])
+        # A hero away on an Astral Journey (Rot ticks there) drops what it carries on the cell it
+        # left (ruling B1).
+        cell = placed(h["cell"] if h["away"] is None else h["away"])
         h["alive"] = False
-        h["cell"] = None  # ``cell`` above: where it died
+        h["cell"] = h["away"] = None  # ``cell`` above: where it died
         destroyed = len(h["cards"])
         h["cards"] = []
         dropped = []
@@ -84,7 +103,7 @@ def check_deaths(w: Work) -> None:
             card = discard_blessing(w, seat)
             w.emit(
                 "blessing_discarded",
-                f"{seat} has no living hero left; its Blessing is discarded unplayed.",
+                f"{seat_words(s, seat, start=True)} has no living hero left; that player's Blessing is discarded unplayed.",
                 seat=seat,
                 card=card,
             )
@@ -204,6 +223,12 @@ def basic_attacks(hid: str, level: int) -> list[dict[str, Any]]:
     return [a for a in HEROES[hid]["basic"] if level in a["levels"]]
 
 
+def attack_range(attack: dict[str, Any], level: int) -> int | None:
+    """A shot's or a spell's range at the hero's level (None for melee and pike)."""
+    ranges = attack.get("range")
+    return int(ranges[level - 1]) if ranges else None
+
+
 def hero_attack_reaches(w: Work, hid: str, attack: dict[str, Any], cid: str) -> bool:
     h = w.s["heroes"][hid]
     src = placed(h["cell"])
@@ -221,18 +246,28 @@ def hero_attack_reaches(w: Work, hid: str, attack: dict[str, Any], cid: str) -> 
 
 
 def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
-    """(attack id, creature id) pairs the hero may use now: an action left, the attack's life
-    cost payable with 2+ life (ruling 32), a creature in reach (Zorkal once the gate is open,
-    unless he is immune to that attack)."""
+    """(attack id, target id) pairs the hero may use now in H3: an action left (``attacks_of``)."""
     s = w.s
     h = s["heroes"][hid]
-    if h["cell"] is None or h["actions"] <= 0 or not tactics.may_attack(s, hid):
+    if h["cell"] is None or h["actions"] <= 0:
+        return []
+    return attacks_of(w, hid, basic_attacks(hid, h["level"]))
+
+
+def attacks_of(w: Work, hid: str, attacks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(attack id, target id) pairs for these basic attacks, whatever the actions left: the
+    attack's life cost payable with 2+ life (ruling 32); a creature in reach (Zorkal once the
+    gate is open, unless he is immune to that attack, content 2.4 cloak); an obstacle in reach
+    for weapon attacks and magic missile (content 6.3; ``obstacles.targets``)."""
+    s = w.s
+    h = s["heroes"][hid]
+    if h["cell"] is None or not tactics.may_attack(s, hid):
         return []  # a hero that fled makes no weapon attacks and casts no spells (content 6.4)
     creatures = list(s["monsters"])
     if w.zorkal_active():
         creatures.append(ZORKAL)
     out = []
-    for attack in basic_attacks(hid, h["level"]):
+    for attack in attacks:
         if attack["life_cost"] and h["life"] < attack["life_cost"] + 1:
             continue
         for cid in creatures:
@@ -240,23 +275,10 @@ def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
                 continue
             if hero_attack_reaches(w, hid, attack, cid):
                 out.append((attack["id"], cid))
+        if attack["obstacles"] and s["obstacles"]:
+            rng = attack_range(attack, h["level"])
+            out += [(attack["id"], oid) for oid in obstacles.targets(w, h["cell"], attack["reach"], rng)]
     return out
-
-
-def hero_attack(w: Work, hid: str, attack_id: str, cid: str) -> None:
-    h = w.s["heroes"][hid]
-    attack = next(a for a in HEROES[hid]["basic"] if a["id"] == attack_id)
-    h["actions"] -= 1
-    w.emit(
-        "hero_attack",
-        f"{HEROES[hid]['name']} uses {attack['name']} on {w.creature_name(cid)}.",
-        hero=hid,
-        attack=attack_id,
-        target=cid,
-    )
-    if attack["life_cost"]:
-        lose_life(w, hid, attack["life_cost"], f"cost of {attack['name']}")
-    damage_creature(w, cid, attack["damage"], hid, f"{HEROES[hid]['name']}'s {attack['name']}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -334,8 +356,8 @@ def resolve_attacks(w: Work) -> None:
         h = s["heroes"][hid]
         if h["life"] <= 0:
             continue
-        lose_life(w, hid, 1, f"hit by {a['name']}")
-        if a["kind"] == "mummy" and not h["rot"]:
+        hurt = lose_life(w, hid, 1, f"hit by {a['name']}")
+        if hurt and a["kind"] == "mummy" and not h["rot"]:
             h["rot"] = True
             w.emit("hero_rotting", f"{HEROES[hid]['name']} is Rotting (Mummy Rot).", hero=hid)
     s["attacks"] = []
