@@ -216,10 +216,12 @@ class DornGame:
         never as a uniform pick."""
         if players is None:
             players = 2 + rng.below(5)
-        hero_seats = max(1, min(5, players - 1))
-        heroes = rng.shuffled(TIE_BREAK)[:5]
-        cuts = sorted(rng.shuffled(list(range(1, 5)))[: hero_seats - 1])
-        bounds = [0, *cuts, 5]
+        # Four Heroes (content 6.6), when the overrides ask for it: 4 heroes on 1-4 hero seats.
+        count = setup.hero_count(overrides)
+        hero_seats = max(1, min(setup.max_hero_seats(overrides), players - 1))
+        heroes = rng.shuffled(TIE_BREAK)[:count]
+        cuts = sorted(rng.shuffled(list(range(1, count)))[: hero_seats - 1])
+        bounds = [0, *cuts, count]
         split = [heroes[bounds[i] : bounds[i + 1]] for i in range(hero_seats)]
         options: dict[str, Any] = {
             "heroes": sorted(heroes),

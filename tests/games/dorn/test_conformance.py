@@ -24,7 +24,8 @@ import pytest
 from backend.engine.core import IllegalAction
 from backend.engine.playout import Playout, driver_rng, play_random
 from backend.engine.registry import get_game
-from backend.engine.rng import seed_from_int
+from backend.engine.rng import Rng, seed_from_int
+from backend.games.dorn.catalog import TIE_BREAK
 from tests import conformance
 
 GAME = get_game("dorn")
@@ -138,3 +139,50 @@ def test_no_ritual_or_foreign_blessing_reaches_hero_seats_or_spectators():
 
         play_random(GAME, seed, opts, on_step=spy)
     assert seen_hand > 0 and refused > 0
+
+
+# The six variants of content 6 (rulings V4-V8), each once and all together: whole seeded games to
+# a victory or a surrender, full checks every few steps, and each variant seen at work.
+ALL_VARIANTS = {
+    "random_group": True,
+    "missing_artifact": True,
+    "cave_in": True,
+    "tactics_and_flight": True,
+    "real_day_and_night": True,
+    "four_heroes": True,
+}
+VARIANT_GAMES = [(301 + i, {key: True}) for i, key in enumerate(ALL_VARIANTS)] + [(361, ALL_VARIANTS)]
+
+
+def _kinds(record: Playout) -> set[str]:
+    """Every event kind of the game, from its log (the checks have already replayed it)."""
+    transition = GAME.initial_transition(seed_from_int(record.seed), GAME.normalize_options(record.options))
+    state, kinds = transition.state, {e.kind for e in transition.events}
+    for seat, action in record.actions:
+        transition = GAME.apply(state, seat, action)
+        state = transition.state
+        kinds |= {e.kind for e in transition.events}
+    return kinds
+
+
+@pytest.mark.parametrize(("seed", "variants"), VARIANT_GAMES, ids=[",".join(v) for _, v in VARIANT_GAMES])
+def test_variant_games_conform(seed, variants):
+    options = GAME.sim_options(driver_rng(seed), None, variants)
+    record = check_game(seed, options, full_every=10)
+    real_outcome(record)
+    s, kinds = record.state, _kinds(record)
+    types = {a["type"] for _, a in record.actions}
+    if "random_group" in variants:  # drawn by the game's RNG first thing (content 6.1)
+        count = 4 if "four_heroes" in variants else 5
+        assert sorted(s["heroes"]) == sorted(Rng(seed_from_int(seed)).shuffled(TIE_BREAK)[:count])
+    if "missing_artifact" in variants:
+        assert "axe" not in s["artifacts"] and "artifact_missing" in kinds
+    if "cave_in" in variants:
+        assert [a["type"] for _, a in record.actions[:2]] == ["choose", "choose"]
+        assert "obstacle_placed" in kinds
+    if "tactics_and_flight" in variants:
+        assert "figure_engaged" in kinds
+    if "real_day_and_night" in variants:
+        assert "time_up" in types
+    if "four_heroes" in variants:
+        assert len(s["heroes"]) == 4 and len(s["seats"]) <= 4
