@@ -187,6 +187,7 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
             "moved": False,
             "rubble": False,
             "used": [],
+            "away": None,
         }
     # S4 treasure deck, S5 Blessings, S7-S8 bag and starting monsters, S9 Rituals: seeded shuffles.
     treasure_deck = rng.shuffled([c for c, info in TREASURES.items() for _ in range(info["copies"])])
