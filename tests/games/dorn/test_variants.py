@@ -302,6 +302,8 @@ def test_a_level_gained_in_h3_counts_from_the_next_phase_only():
     rat = monster_at(s, 12, 9)
     seat = seat_of(s, "choros")
     s = act(s, seat, {"type": "attack", "hero": "choros", "with": "cho.axe", "target": rat})
+    while s["prompt"] is not None:  # his tactical advance, say: the default answers it
+        s = act(s, seat, GAME.default_action(s, seat))
     assert (s["heroes"]["choros"]["level"], s["heroes"]["choros"]["life"]) == (1, 5)
     s = act(s, seat, {"type": "done"})
     assert (s["heroes"]["choros"]["level"], s["heroes"]["choros"]["life"]) == (2, 6)
