@@ -146,6 +146,7 @@ export function drawFigures(ctx, scene) {
     else if (f.kind === "monster") monsterToken(ctx, f, p, scene.stat);
     else if (f.kind === "zorkal") zorkalToken(ctx, f, p);
     else obstacleToken(ctx, f, p);
+    if (scene.effects && scene.effects.has(f.id)) effectBadge(ctx, p);
     if (targeted.has(f.id)) crosshair(ctx, p, s);
   }
 }
@@ -211,7 +212,55 @@ function zorkalToken(ctx, f, p) {
   ctx.restore();
 }
 
+/** A lasting effect on the figure (Frozen, Aegis, Icy Prison...): a blue star at its lower left; the tooltip names it. */
+function effectBadge(ctx, p) {
+  const r = Math.max(MIN_MARK_PX / 1.25, p.r * 0.42);
+  const x = p.x - p.r * 0.85;
+  const y = p.y + p.r * 0.8;
+  ctx.save();
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  ctx.fillStyle = "#1d4f91";
+  ctx.fill();
+  ctx.lineWidth = Math.max(1, r * 0.18);
+  ctx.strokeStyle = "#fff";
+  ctx.stroke();
+  ctx.beginPath();
+  for (let i = 0; i < 10; i += 1) {
+    const a = -Math.PI / 2 + (Math.PI / 5) * i;
+    const rr = i % 2 ? r * 0.32 : r * 0.75;
+    if (i) ctx.lineTo(x + rr * Math.cos(a), y + rr * Math.sin(a));
+    else ctx.moveTo(x + rr * Math.cos(a), y + rr * Math.sin(a));
+  }
+  ctx.closePath();
+  ctx.fillStyle = "#cfe8ff";
+  ctx.fill();
+  ctx.restore();
+}
+
+/** An obstacle: a barrier as a wall of stones, a cave-in (or any other) as a heap of rock; its life in the badge. */
 function obstacleToken(ctx, f, p) {
+  if (f.data.kind === "barrier") {
+    ctx.save();
+    const w = p.r * 1.8;
+    const hgt = p.r * 1.3;
+    ctx.fillStyle = "#6d6a66";
+    ctx.fillRect(p.x - w / 2, p.y - hgt / 2, w, hgt);
+    ctx.strokeStyle = "#e9e4dc";
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(p.x - w / 2, p.y - hgt / 2, w, hgt);
+    ctx.beginPath();
+    ctx.moveTo(p.x - w / 2, p.y);
+    ctx.lineTo(p.x + w / 2, p.y);
+    for (const [dx, y0, y1] of [[0, -hgt / 2, 0], [-w / 4, 0, hgt / 2], [w / 4, 0, hgt / 2]]) {
+      ctx.moveTo(p.x + dx, p.y + y0);
+      ctx.lineTo(p.x + dx, p.y + y1);
+    }
+    ctx.stroke();
+    badge(ctx, p.x + p.r * 0.8, p.y - p.r * 0.8, p.r * 0.42, String(f.data.life), "#1e1e1e");
+    ctx.restore();
+    return;
+  }
   ctx.save();
   ctx.fillStyle = "#5a4634";
   ctx.beginPath();

@@ -3,6 +3,7 @@
 // Pure (no DOM), so node tests it: tests/e2e/js/dorn_parts_cases.mjs.
 import { titleCase } from "../../ui.js";
 import { fallbackActionLabel } from "../panels.js";
+import { abilityName } from "./abilities.js";
 import { cellOf, ZORKAL } from "./layout.js";
 import { actionCell, actorOf } from "./selection.js";
 
@@ -30,6 +31,21 @@ const DONE_LABEL = {
   H3: "Done attacking",
 };
 
+/** "A", "A and B", "A, B and C". */
+export function listWords(items) {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items.join("");
+}
+
+/**
+ * A Ritual's Blood cost at this table: the catalogue's, +1 for every Ritual with Four Heroes
+ * (content 6.6, as the engine's variants.ritual_cost), or null for an unknown card.
+ */
+export function ritualCost(stat, card, view) {
+  const cost = stat.rituals?.[card]?.cost;
+  if (cost === undefined) return null;
+  return cost + (view?.options?.four_heroes ? 1 : 0);
+}
+
 /** The Done button of a step. */
 export function doneLabel(phase) {
   return DONE_LABEL[phase] || "Done";
@@ -56,9 +72,31 @@ export function turnText(view) {
   const when = `Keeper turn ${view.k} · ${tokenShowsDay(view) ? "Day" : "Night"}`;
   const name = String(view.phase_name || view.phase || "").replace(/^the /i, "");
   const step = name.charAt(0).toUpperCase() + name.slice(1);
-  if (view.prompt) return `${when} · the Keeper places a hidden monster`;
+  if (view.prompt) return `${when} · ${promptTitle(view.prompt)}`;
   if (view.surrender) return `${when} · the heroes vote on a surrender`;
   return `${when} · ${step}`;
+}
+
+// A question's title by its kind (rules/prompts.py); other kinds are named from their kind.
+const PROMPT_TITLE = {
+  hidden_monster: "the Keeper places a hidden monster",
+  cave_in_site: "the Keeper places the cave-ins",
+};
+
+/** A prompt's short title for the banner and its dialog: "the Keeper places a hidden monster", or its humanised kind. */
+export function promptTitle(prompt) {
+  if (!prompt) return "";
+  if (PROMPT_TITLE[prompt.kind]) return PROMPT_TITLE[prompt.kind];
+  const who = prompt.seat === "keeper" ? "the Keeper" : "a hero seat";
+  return `${who} answers: ${titleCase(String(prompt.kind || "a question"))}`;
+}
+
+// Obstacle kinds as the board names them (data/obstacles.json names them so too).
+const OBSTACLE_NAME = { cave_in: "Cave-in", barrier: "Barrier" };
+
+/** An obstacle kind's name. */
+export function obstacleName(kind) {
+  return OBSTACLE_NAME[kind] || titleCase(kind || "obstacle");
 }
 
 /** Names from the catalogues of `stat` (welcome.static); a figure's name may need the view. */
@@ -86,8 +124,53 @@ export class DornNames {
       return `${this.monsterName(m.type)}${c ? ` at (${c[0]},${c[1]})` : ""}`;
     }
     const o = view?.obstacles?.[id];
-    if (o) return `${titleCase(o.kind || "obstacle")} at (${o.cell[0]},${o.cell[1]})`;
+    if (o) return `${obstacleName(o.kind)} at (${o.cell[0]},${o.cell[1]})`;
     return titleCase(id);
+  }
+
+  /** A monster named in an action: a figure on the board (by id), else a monster type. */
+  monsterOrType(v, view) {
+    if (view?.monsters?.[v]) return this.figureName(v, view);
+    return this.monsterName(v);
+  }
+
+  /**
+   * An action's extra choices in words (a card's or ability's target, other hero, cell, heroes,
+   * monster...): " on X", " at (x,y)", " with Y", "; Block"... `skip` lists keys said elsewhere.
+   */
+  extras(a, view, skip = []) {
+    const out = [];
+    const known = new Set(["type", "card", "ability", "with", "figure", ...skip]);
+    for (const [k, v] of Object.entries(a)) {
+      if (known.has(k)) continue;
+      if (k === "target") out.push(` on ${this.figureName(v, view)}`);
+      else if (k === "other") out.push(` with ${this.figureName(v, view)}`);
+      else if (k === "hero") out.push(` for ${this.heroName(v)}`);
+      else if (k === "to" && cellOf(v)) out.push(` at ${place(v)}`);
+      else if (k === "monster") out.push(` (${this.monsterOrType(v, view)})`);
+      else if (k === "heroes" && Array.isArray(v)) out.push(` on ${listWords(v.map((h) => this.heroName(h)))}`);
+      else if (Array.isArray(v) && v.every((c) => cellOf(c))) out.push(` at ${v.map(place).join(", ")}`);
+      else if (typeof v === "boolean") out.push(v ? ` · ${titleCase(k)}` : ` · no ${k.replace(/_/g, " ")}`);
+      else out.push(` · ${titleCase(k)} ${Array.isArray(v) ? v.map((x) => this.figureName(x, view)).join(", ") : typeof v === "object" ? JSON.stringify(v) : this.figureName(String(v), view)}`);
+    }
+    return out.join("");
+  }
+
+  /** A prompt answer's words: its cell, figure, hero or monster; "Block" / "Let it through", "Skip". */
+  answerLabel(a, view) {
+    const bits = [];
+    if (a.skip === true) return "Skip";
+    if (a.block === true) return "Block it";
+    if (a.block === false) return "Let it through";
+    if (cellOf(a.to)) bits.push(place(a.to));
+    if (typeof a.target === "string") bits.push(this.figureName(a.target, view));
+    if (typeof a.hero === "string") bits.push(this.heroName(a.hero));
+    if (typeof a.other === "string") bits.push(this.figureName(a.other, view));
+    if (typeof a.monster === "string") bits.push(this.monsterOrType(a.monster, view));
+    if (Array.isArray(a.heroes)) bits.push(listWords(a.heroes.map((h) => this.heroName(h))));
+    const rest = this.extras(a, view, ["to", "target", "hero", "other", "monster", "heroes", "skip", "block"]).replace(/^ · /, "");
+    if (rest) bits.push(rest.trim());
+    return bits.length ? bits.join(" · ") : "Yes";
   }
 
   /** A figure's button: its name and what it has left this step. */
@@ -144,7 +227,11 @@ export class DornNames {
   attackName(heroId, attackId) {
     const basic = this.heroes[heroId]?.basic || [];
     const a = basic.find((x) => x.id === attackId);
-    return a ? a.name : titleCase(String(attackId).split(".").pop());
+    return a ? a.name : abilityName(this.stat, heroId, attackId);
+  }
+
+  abilityName(heroId, id) {
+    return abilityName(this.stat, heroId, id);
   }
 
   /** A button's words for a listed action, in the step of `view`. */
@@ -166,9 +253,13 @@ export class DornNames {
       case "level_zorkal":
         return "Raise Zorkal's level";
       case "play_ritual": {
-        const cost = this.stat.rituals?.[a.card]?.cost;
-        return `Play ${this.cardName(a.card)}${cost !== undefined ? ` (${cost} Blood)` : ""}`;
+        const cost = ritualCost(this.stat, a.card, view);
+        return `Play ${this.cardName(a.card)}${cost !== null ? ` (${cost} Blood)` : ""}${this.extras(a, view)}`;
       }
+      case "ability":
+        return `${name}: ${this.abilityName(a.hero, a.ability)}${this.extras(a, view, ["hero"])}`;
+      case "choose":
+        return this.answerLabel(a, view);
       case "summon":
         return `Summon a ${this.monsterName(a.monster).toLowerCase()} at ${place(a.to)}`;
       case "summon_strong":
@@ -181,14 +272,15 @@ export class DornNames {
       case "bat_form":
         return `${name}: bat form`;
       case "attack":
-        if (a.with) return `${name}: ${this.attackName(a.hero, a.with)} on ${this.figureName(a.target, view)}`;
+        if (a.with && a.target === undefined) return `${name}: ${this.attackName(a.hero, a.with)}${this.extras(a, view, ["hero"])}`;
+        if (a.with) return `${name}: ${this.attackName(a.hero, a.with)} on ${this.figureName(a.target, view)}${this.extras(a, view, ["hero", "target"])}`;
         return `${name} attacks ${this.figureName(a.target, view)}`;
       case "parry": {
         const at = (view?.attacks || [])[a.attack];
         return at ? `Parry: ${this.figureName(at.by, view)} on ${this.figureName(at.target, view)}` : `Parry attack ${a.attack + 1}`;
       }
       case "play_blessing":
-        return `${this.cardName(a.card)} for ${this.heroName(a.hero)}`;
+        return `${this.cardName(a.card)} for ${this.heroName(a.hero)}${this.extras(a, view, ["hero"])}`;
       case "pick_up":
         return `${name}: pick up ${this.artifactName(a.artifact)}`;
       case "drop":
@@ -199,7 +291,7 @@ export class DornNames {
         return `${name}: discard ${this.cardName(a.card)}`;
       case "use_item": {
         const on = a.target ? ` on ${this.figureName(a.target, view)}` : cellOf(a.to) ? ` to ${place(a.to)}` : "";
-        return `${name}: use ${this.cardName(a.card)}${on}`;
+        return `${name}: use ${this.cardName(a.card)}${on}${this.extras(a, view, ["hero", "target", "to"])}`;
       }
       default:
         return fallbackActionLabel(a, (v) => (Array.isArray(v) ? place(v) || JSON.stringify(v) : typeof v === "object" ? JSON.stringify(v) : v));

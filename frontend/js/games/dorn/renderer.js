@@ -16,7 +16,7 @@ import { DornNames, MARKER_LABEL, turnText } from "./names.js";
 import { drawPanel } from "./panel.js";
 import * as selecting from "./selection.js";
 import { drawLit, drawTerrain, TERRAIN_STYLE } from "./terrain.js";
-import { figureText } from "./texts.js";
+import { effectsOn, figureText } from "./texts.js";
 
 /** @returns {import("../generic.js").Renderer} */
 export function createRenderer({ canvas, static: stat, table }) {
@@ -66,6 +66,7 @@ class DornRenderer {
       view: this.view,
       figs: figures(this.view),
       active: selecting.activeFigure(this.selection, this.legal),
+      effects: effectsOn(this.stat, this.names, this.view),
       actors: selecting.actors(this.legal),
       targeted: this.targeted,
     };
@@ -201,7 +202,7 @@ class DornRenderer {
   // The rest of the renderer interface (games/generic.js), each the job of one module.
 
   heroPanels(view, ctx) {
-    return heroPanels({ stat: this.stat, names: this.names, open: this.openTexts }, view, ctx);
+    return heroPanels({ stat: this.stat, names: this.names, open: this.openTexts, legal: this.legal }, view, ctx);
   }
 
   controls(view, legal, { selection }) {

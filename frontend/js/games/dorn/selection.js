@@ -1,9 +1,11 @@
 // Which listed actions a Dorn player is pointing at. The client holds no rules: an action is
 // read generically by its fields (`hero`/`figure` = who acts, `to` or a `path` = a cell,
-// `target` = a figure). A selection is null, "fig:<id>" (a picked figure), "mon:<type>" (a
-// summon kind, "mon:strong" for the bag) or "ask:<id>|<other>|<x>,<y>" (figure <id> is picked
-// and the player clicked <other>, one of their own figures, on a cell <id> may go to: the
-// controls ask which was meant). Pure (no DOM): legal actions and a selection in, actions
+// `target` (or `other`, and a prompt answer's `hero`/`monster`) = a figure). A selection is
+// null, "fig:<id>" (a picked figure), "mon:<type>" (a summon kind, "mon:strong" for the bag),
+// "use:<hero>|<what>" (one ability, special attack, item or card of a hero picked, "use:|<card>"
+// a Ritual: only its cells and targets are lit) or "ask:<id>|<other>|<x>,<y>" (figure <id> is
+// picked and the player clicked <other>, one of their own figures, on a cell <id> may go to:
+// the controls ask which was meant). Pure (no DOM): legal actions and a selection in, actions
 // out; node tests it (tests/e2e/js/dorn_parts_cases.mjs).
 import { cellOf, key, sameCell } from "./layout.js";
 
@@ -17,12 +19,54 @@ export function actionCell(a) {
   return null;
 }
 
-/** Who acts in an action (a hero, a monster or Zorkal), or null. */
+/** Who acts in an action (a hero, a monster or Zorkal), or null (an answer's `hero` is a choice, not an actor). */
 export function actorOf(a) {
+  if (a.type === "choose") return null;
   if (typeof a.hero === "string") return a.hero;
   if (typeof a.figure === "string") return a.figure;
   return null;
 }
+
+// The keys that may name a figure an action is aimed at: a card's or ability's `target`, a
+// second hero (`other`), a prompt answer's hero or monster.
+const AIM_KEYS = ["target", "other"];
+const ANSWER_AIM_KEYS = ["target", "other", "hero", "monster"];
+
+/** The figure ids an action is aimed at (the board rings them; ids that are no figure are never drawn). */
+export function aimsOf(a) {
+  const out = [];
+  for (const k of a.type === "choose" ? ANSWER_AIM_KEYS : AIM_KEYS) if (typeof a[k] === "string" && !out.includes(a[k])) out.push(a[k]);
+  return out;
+}
+
+/**
+ * What an action uses, for the "use:" selection: "<hero>|<ability, weapon, item or card>", or
+ * "|<card>" for a Ritual; null for everything else (moves, summons, parries...).
+ */
+export function useKey(a) {
+  switch (a.type) {
+    case "ability":
+      return `${a.hero}|${a.ability}`;
+    case "attack":
+      return typeof a.hero === "string" && a.with ? `${a.hero}|${a.with}` : null;
+    case "play_blessing":
+    case "use_item":
+      return `${a.hero}|${a.card}`;
+    case "play_ritual":
+      return `|${a.card}`;
+    default:
+      return null;
+  }
+}
+
+/** The "use:" selection's key, or null. */
+export function useOf(selection) {
+  return typeof selection === "string" && selection.startsWith("use:") ? selection.slice(4) : null;
+}
+
+// Card plays are never sent by a board click alone: unless the card is picked ("use:"), the
+// click asks first (a Ritual costs Blood; a Blessing is played once).
+const CARD_PLAYS = new Set(["play_ritual", "play_blessing"]);
 
 /** Figures the listed actions let this seat command. */
 export function actors(legal) {
@@ -45,9 +89,11 @@ export function askSelection(fig, other, cell) {
   return `ask:${fig}|${other}|${cell[0]},${cell[1]}`;
 }
 
-/** The selected figure: the picked one, or the only one that can act. */
+/** The selected figure: the picked one (or the user of the picked ability), or the only one that can act. */
 export function activeFigure(selection, legal) {
   if (typeof selection === "string" && selection.startsWith("fig:")) return selection.slice(4);
+  const use = useOf(selection);
+  if (use !== null) return use.split("|")[0] || null;
   const ask = askOf(selection);
   if (ask) return ask.fig;
   const movers = actors(legal).filter((id) => legal.some((a) => actorOf(a) === id && (actionCell(a) || a.target)));
@@ -71,6 +117,13 @@ export function keepSelection(selection, legal) {
   const ask = askOf(selection);
   if (ask) return keepSelection(`fig:${ask.fig}`, legal);
   if (selection.startsWith("fig:")) return legal.some((a) => actorOf(a) === selection.slice(4)) ? selection : null;
+  if (selection.startsWith("use:")) {
+    const use = useOf(selection);
+    if (legal.some((a) => useKey(a) === use)) return selection;
+    // The ability is spent (or the step moved on): keep its user picked while it can act.
+    const [hero] = use.split("|");
+    return hero ? keepSelection(`fig:${hero}`, legal) : null;
+  }
   if (selection.startsWith("mon:")) {
     const type = selection.slice(4);
     return legal.some((a) => (type === "strong" ? a.type === "summon_strong" : a.monster === type)) ? selection : null;
@@ -78,8 +131,10 @@ export function keepSelection(selection, legal) {
   return null;
 }
 
-/** Actions that point at a cell, for the active figure or (none picked) for no figure. */
+/** Actions that point at a cell, for the active figure or (none picked) for no figure; only the picked ability's or card's under "use:". */
 function cellActions(legal, selection) {
+  const use = useOf(selection);
+  if (use !== null) return legal.filter((a) => useKey(a) === use && actionCell(a));
   const fig = activeFigure(selection, legal);
   const summonPick = typeof selection === "string" && selection.startsWith("mon:") ? selection.slice(4) : null;
   return legal.filter((a) => {
@@ -91,10 +146,12 @@ function cellActions(legal, selection) {
   });
 }
 
-/** Actions that point at a figure (attacks, items on another hero), for the active figure. */
+/** Actions that point at a figure (attacks, abilities, items on another hero, answers), for the active figure; the picked ability's under "use:". */
 function targetActions(legal, selection) {
+  const use = useOf(selection);
+  if (use !== null) return legal.filter((a) => useKey(a) === use && aimsOf(a).length);
   const fig = activeFigure(selection, legal);
-  return legal.filter((a) => typeof a.target === "string" && (fig ? actorOf(a) === fig : true));
+  return legal.filter((a) => aimsOf(a).length && (fig ? actorOf(a) === fig : true));
 }
 
 /** The lit cells: "x,y" -> the cell actions that end there. */
@@ -112,15 +169,17 @@ export function litCells(legal, selection) {
 export function targetedFigures(legal, selection) {
   const targeted = new Map();
   for (const a of targetActions(legal, selection)) {
-    if (!targeted.has(a.target)) targeted.set(a.target, []);
-    targeted.get(a.target).push(a);
+    for (const id of aimsOf(a)) {
+      if (!targeted.has(id)) targeted.set(id, []);
+      targeted.get(id).push(a);
+    }
   }
   return targeted;
 }
 
-/** The cell actions of `fig` that end on `cell` (a figure's moves and its items aimed at a cell). */
-export function figureActionsAt(legal, fig, cell) {
-  return legal.filter((a) => actorOf(a) === fig && sameCell(actionCell(a), cell));
+/** The cell actions of `fig` that end on `cell` (a figure's moves and its items aimed at a cell), or aimed at figure `other` there. */
+export function figureActionsAt(legal, fig, cell, other = null) {
+  return legal.filter((a) => actorOf(a) === fig && (sameCell(actionCell(a), cell) || (other !== null && aimsOf(a).includes(other))));
 }
 
 /**
@@ -137,12 +196,23 @@ export function clickAction(cell, clicked, legal, selection, figureName, isHero 
   const mine = actors(legal);
   const pick = (list, title) => (list.length === 1 ? list[0] : list.length ? { choose: list, title } : null);
   // A target figure first (attacks), then the seat's own figures, then the cell (moves, summons, placements).
+  const use = useOf(selection);
+  if (clicked && clicked === fig && use === null && mine.includes(clicked)) {
+    // The picked figure's own token: an ability aimed at its own cell (a fireball) is asked
+    // about once the figure is picked; a click before that picks it.
+    const own = cellActions(legal, selection).some((a) => sameCell(actionCell(a), cell));
+    return own && selection === `fig:${clicked}` ? { select: askSelection(fig, clicked, cell) } : { select: `fig:${clicked}` };
+  }
   if (clicked && clicked !== fig) {
-    const onIt = targetActions(legal, selection).filter((a) => a.target === clicked);
-    const attacks = onIt.filter((a) => a.type === "attack");
-    const chosen = pick(attacks, `Attack ${figureName(clicked)} with…`);
-    if (chosen) return chosen;
+    const onIt = targetActions(legal, selection).filter((a) => aimsOf(a).includes(clicked));
+    // Attacks, abilities and answers aimed at the figure are sent at once (several: which one?);
+    // a card only once it is picked.
+    const aimed = onIt.filter((a) => ["attack", "ability", "choose"].includes(a.type) || (use !== null && CARD_PLAYS.has(a.type)));
     const goes = fig && cellActions(legal, selection).some((a) => sameCell(actionCell(a), cell));
+    // One's own hero, aimed at by the picked one's ability (a heal): pick it, or use the ability? The controls ask.
+    if (mine.includes(clicked) && use === null && fig && aimed.length) return { select: askSelection(fig, clicked, cell) };
+    const chosen = pick(aimed, aimed.every((a) => a.type === "attack") ? `Attack ${figureName(clicked)} with…` : `On ${figureName(clicked)}:`);
+    if (chosen) return chosen;
     if (mine.includes(clicked)) {
       // One's own figure is picked rather than walked onto or spent an item on (those stay
       // buttons); if the picked figure may also go there, the controls ask which was meant.
@@ -153,12 +223,13 @@ export function clickAction(cell, clicked, legal, selection, figureName, isHero 
     if (onIt.length) return { choose: onIt, title: `On ${figureName(clicked)}?` };
   }
   const here = cellActions(legal, selection).filter((a) => sameCell(actionCell(a), cell));
+  if (here.length === 1 && use === null && CARD_PLAYS.has(here[0].type)) return { choose: here, title: `At (${cell[0]},${cell[1]})?` };
   const chosen = pick(here, `At (${cell[0]},${cell[1]})`);
   if (chosen) return chosen;
   if (clicked && mine.includes(clicked)) return { select: `fig:${clicked}` };
   if (fig) {
     // An unlisted cell for a moving figure: ask anyway, so the player reads the rule that forbids it.
-    const template = legal.find((a) => actorOf(a) === fig && cellOf(a.to) && !a.card);
+    const template = use !== null ? legal.find((a) => useKey(a) === use && cellOf(a.to)) : legal.find((a) => actorOf(a) === fig && cellOf(a.to) && !a.card && a.type !== "ability");
     if (template && !clicked) return { ...template, to: cell };
     if (template && clicked) return { choose: [], title: `${figureName(fig)} cannot go to (${cell[0]},${cell[1]}): ${figureName(clicked)} stands there.` };
   }

@@ -4,6 +4,7 @@
 // Pure (no DOM), so node tests it: tests/e2e/js/dorn_parts_cases.mjs.
 import { titleCase } from "../../ui.js";
 import { ZORKAL } from "./layout.js";
+import { obstacleName } from "./names.js";
 
 // The step names the catalogues' item windows use.
 const WINDOW = { H2: "the Movement step", H3: "the Attack step" };
@@ -124,16 +125,18 @@ export function zorkalText(stat, level = 1) {
 
 /** A figure of the view in words, for the board's tooltip and the keyboard cursor. */
 export function figureText(stat, names, f, view) {
+  const on = effectsOn(stat, names, view).get(f.id) || [];
+  const under = on.length ? `under ${on.join(", ")}` : "";
   if (f.kind === "hero") {
     const h = f.data;
-    return join([`${names.heroName(f.id)} (life ${h.life}/${h.max_life}, level ${h.level})`, h.rot && "Rotting", h.alive === false && "dead"]);
+    return join([`${names.heroName(f.id)} (life ${h.life}/${h.max_life}, level ${h.level})`, h.rot && "Rotting", h.alive === false && "dead", under]);
   }
   if (f.kind === "monster") {
     const m = f.data;
-    return join([`${names.monsterName(m.type)}: life ${m.life}`, m.waiting && "waiting this Keeper turn", m.bat && "in bat form", monsterText(stat, m.type).split(" · ").slice(1).join(" · ")]);
+    return join([`${names.monsterName(m.type)}: life ${m.life}`, m.waiting && "waiting this Keeper turn", m.bat && "in bat form", under, monsterText(stat, m.type).split(" · ").slice(1).join(" · ")]);
   }
-  if (f.id === ZORKAL || f.kind === "zorkal") return zorkalText(stat, f.data.level) + ` · life now ${f.data.life}`;
-  return `${titleCase(f.data.kind || "obstacle")}: an obstacle with ${f.data.life} life; attacks may break it`;
+  if (f.id === ZORKAL || f.kind === "zorkal") return join([zorkalText(stat, f.data.level) + ` · life now ${f.data.life}`, under]);
+  return `${obstacleName(f.data.kind)}: an obstacle with ${f.data.life} life; it blocks movement and sight, and hero attacks may break it`;
 }
 
 /**
@@ -154,6 +157,54 @@ export function legendEntries(markerLabel) {
     ["badge", "z", "z", "the monster waits: it arrived this Keeper turn"],
     ["lit", "move", "Yellow dashed cell", "where the picked figure can go"],
     ["lit", "summon", "Red dashed cell", "where the Keeper can summon or place"],
-    ["ring", "target", "Red crosshair", "a target of the picked figure"],
+    ["ring", "target", "Red crosshair", "a target of the picked figure, ability or card"],
+    ["badge", "effect", "Blue star", "a lasting effect lies on the figure (Frozen, Aegis, Icy Prison...): hover it for which"],
+    ["fig", "obstacle", "Rock heap / wall", "an obstacle: a cave-in (rock heap) or a barrier (wall), with its life; it blocks movement and sight"],
   ];
+}
+
+// When a lasting effect ends (rules/effects.py's moments), in words.
+const UNTIL = {
+  keeper_turn_end: "until the end of this Keeper turn",
+  hero_turn_end: "until the end of the hero turn",
+};
+
+// The figure lists a lasting effect's data may hold (Icy Prison's heroes, Blizzard's monsters).
+const FIGURE_LISTS = ["heroes", "figures", "monsters", "targets"];
+
+/**
+ * The lasting effects on the table, as everyone sees them: the view's `effects` (key -> when it
+ * ends, or {until, ...data}; a key is a card or ability id, ":<figure>" when it holds one
+ * figure: rules/effects.py) and the permanent Rituals in play. [{source, figures, label, text}]:
+ * `label` is the panel's words, `text` its hover text (the card's or ability's own text).
+ */
+export function effectEntries(stat, names, view) {
+  const out = [];
+  for (const card of view?.rituals_in_play || []) {
+    out.push({ source: card, figures: [], label: names.cardName(card), text: cardLine(stat, card) });
+  }
+  for (const [k, v] of Object.entries(view?.effects || {})) {
+    const [source, figure] = k.split(":");
+    const figs = figure ? [figure] : [];
+    if (v && typeof v === "object") for (const list of FIGURE_LISTS) if (Array.isArray(v[list])) figs.push(...v[list].filter((f) => typeof f === "string"));
+    const until = UNTIL[typeof v === "string" ? v : v?.until] || "";
+    const card = cardEntry(stat, source);
+    const name = card ? card.card.name : source.includes(".") ? names.abilityName(source.split(".")[0], source) : titleCase(source);
+    const on = figs.length ? ` on ${figs.map((f) => names.figureName(f, view)).join(", ")}` : "";
+    const what = card ? cardLine(stat, source) : name;
+    out.push({ source, figures: figs, label: `${name}${on}`, text: `${what}${until ? ` (${until})` : ""}` });
+  }
+  return out;
+}
+
+/** Figure id -> the names of the lasting effects on it (the board's badge and its tooltip). */
+export function effectsOn(stat, names, view) {
+  const marks = new Map();
+  for (const e of effectEntries(stat, names, view)) {
+    for (const f of e.figures) {
+      if (!marks.has(f)) marks.set(f, []);
+      marks.get(f).push(e.label.split(" on ")[0]);
+    }
+  }
+  return marks;
 }
