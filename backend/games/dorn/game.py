@@ -157,6 +157,12 @@ class DornGame:
         out: dict[str, Any] = copy_json(
             info
         )  # copied: the stats and rules above are the catalogue's own tables
+        if variants.on(options, variants.FOUR_HEROES):
+            # The table's own numbers (content 6.6): every Ritual +1, every hero +1 life per level.
+            for card, ritual in out["rituals"].items():
+                ritual["cost"] = variants.ritual_cost(options, card)
+            for hid, hero in out["heroes"].items():
+                hero["life"] = [variants.max_life(options, hid, lv + 1) for lv in range(len(hero["life"]))]
         return out
 
     def initial_state(self, seed: bytes, options: Mapping[str, Any]) -> State:

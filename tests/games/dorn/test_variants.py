@@ -250,7 +250,10 @@ def test_four_heroes_rituals_cost_one_more_and_zorkal_eight_then_ten():
     s = edit(s, lambda w: w.s.update(blood=4, ritual_played=False))
     s = act(s, "keeper", {"type": "play_ritual", "card": "R05"})
     assert s["blood"] == 0 and "R05" in s["rituals_in_play"]
-    assert GAME.static_info(s["options"])["zorkal"]["level_cost"] == [8, 10]
+    info = GAME.static_info(s["options"])
+    assert info["zorkal"]["level_cost"] == [8, 10]
+    assert info["rituals"]["R05"]["cost"] == 4 and info["heroes"]["choros"]["life"][:2] == [7, 8]
+    assert GAME.static_info(GAME.normalize_options({}))["rituals"]["R05"]["cost"] == 3
 
 
 # ---------------------------------------------------------------------------------------
