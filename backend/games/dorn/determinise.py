@@ -23,6 +23,9 @@ seen (``seen_strong``), the next monster id, which creatures moved this Keeper t
 takes bat form only before its first step), extra attacks bought before the attack step (an
 item, Battle Fervour), what is left of a Swiftness bonus in its own move class, the lasting
 effects of this turn's cards (Bloodlust), and each seat's take-backs of *done* in the open step.
+An Aegis (B08, with the Keeper turn it protects in), a hero away on an Astral Journey (B01, with
+the cell it left) and every open or queued prompt (Tremor, Discord, the astral return) are public
+and come back from the view.
 
 Known gaps: the per-step command counts of content 5.12's ``phase_action_limit`` (an engine
 safety net for simulations) restart at 0; a dead hero's destroyed cards are drawn again from
@@ -39,7 +42,7 @@ from backend.engine.rng import Rng
 
 from .board import BOARD
 from .catalog import BAG, BLESSINGS, MONSTERS, RITUALS, TREASURES
-from .rules import blessings, effects, rituals, turns
+from .rules import blessings, combat, effects, rituals, turns
 from .rules.turns import HERO_PHASES, KEEPER_PHASES, TAKE_BACKS
 from .state import (
     ZORKAL,
@@ -223,6 +226,7 @@ def _hero(
         "moved": v["moved"],
         "rubble": v["rubble"],
         "used": list(v["used"]),
+        "away": _cell(v["away"]),
     }
 
 
@@ -248,13 +252,20 @@ def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Mon
     return out
 
 
-def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, str]:
+def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]:
     """Lasting effects of the cards played this turn (rules/effects.py): Bloodlust (R04) until the
-    end of the Keeper turn it was played in."""
+    end of the Keeper turn it was played in; each Aegis (B08), whose Keeper turn the view shows."""
+    out: dict[str, Any] = {
+        combat.aegis_key(hid): {"until": effects.UNTIL_KEEPER_END, "k": h["aegis"]}
+        for hid, h in view["heroes"].items()
+        if h.get("aegis") is not None
+    }
     if view["phase"] not in (*KEEPER_PHASES, turns.PARRIES):
-        return {}
+        return out
     played = {e["card"] for e in _since(events, "keeper_turn") if e["kind"] == "ritual_played"}
-    return {rituals.BLOODLUST: effects.UNTIL_KEEPER_END} if rituals.BLOODLUST in played else {}
+    if rituals.BLOODLUST in played:
+        out[rituals.BLOODLUST] = effects.UNTIL_KEEPER_END
+    return out
 
 
 def _index_of_last(events: Sequence[Event], kind: str) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES
 from .rules import turns, variants
+from .rules.combat import aegis_key
 from .state import KEEPER, HeroState, PromptState, State, copy_json, xy
 
 
@@ -37,7 +38,10 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "gate_open": s["gate"],
         "bonus_summons": s["bonus"],
         "zorkal": keeper["zorkal"],
-        "heroes": {hid: _hero_entry(hid, h, sees_items, s["options"]) for hid, h in s["heroes"].items()},
+        "heroes": {
+            hid: _hero_entry(hid, h, sees_items, s["options"], s["effects"].get(aegis_key(hid)))
+            for hid, h in s["heroes"].items()
+        },
         "seats": {seat_: list(hs) for seat_, hs in s["seats"].items()},
         "monsters": keeper["monsters"],
         "tokens": [xy(c) for c in s["tokens"]],
@@ -74,8 +78,12 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
     return out
 
 
-def _hero_entry(hid: str, h: HeroState, sees_items: bool, options: dict[str, Any]) -> dict[str, Any]:
-    """A hero as every seat sees it; its item cards only for hero seats (content 4)."""
+def _hero_entry(
+    hid: str, h: HeroState, sees_items: bool, options: dict[str, Any], aegis: dict[str, Any] | None
+) -> dict[str, Any]:
+    """A hero as every seat sees it; its item cards only for hero seats (content 4).  Played
+    Blessings are public: ``away`` is the cell a hero left on an Astral Journey (B01), ``aegis``
+    the Keeper turn in which B08 protects it (this one or the next), else None."""
     entry: dict[str, Any] = {
         "seat": h["seat"],
         "cell": _cell(h["cell"]),
@@ -93,6 +101,8 @@ def _hero_entry(hid: str, h: HeroState, sees_items: bool, options: dict[str, Any
         "rubble": h["rubble"],
         "used": list(h["used"]),
         "card_count": len(h["cards"]),
+        "away": _cell(h["away"]),
+        "aegis": None if aegis is None else aegis["k"],
     }
     if sees_items:
         entry["cards"] = sorted(h["cards"])

@@ -1,9 +1,12 @@
-"""Blessing cards (RB Blessing cards; content 4.2, 4.5; rulings 24, D1-D3).
+"""Blessing cards (RB Blessing cards; content 4.2, 4.5; rulings 24, D1-D3, B1-B5).
 
 A Blessing is played in H1 by a seat naming one of its living heroes as the user and goes to
 the discard.  Each card has an entry in ``BLESSINGS_IN_RULES``: its *choices* (the extra keys of
-each listed action; ``[]`` when it cannot be played now) and its *effect*.  Choices made after it
-is played are asked with prompts (rules/prompts.py); this module's ``PROMPTS`` lists them.
+each listed action; ``[]`` when it cannot be played now, ruling B3) and its *effect*.  Choices
+made after it is played are asked with prompts (rules/prompts.py); this module's ``PROMPTS``
+lists them (B04 Tremor, B05 Discord, and B01's return from rules/astral.py).  Zorkal's cloak
+makes him immune to every Blessing (content 2.4): the cards that touch creatures read only
+``s["monsters"]``, which never holds him.
 """
 
 from __future__ import annotations
@@ -12,13 +15,17 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from backend.engine.core import Action
+
 from ..board import BOARD, TRAIL
 from ..catalog import BLESSINGS, HEROES, MONSTERS
-from ..state import Work, cell_name, discard_blessing, placed, xy
-from . import reach
-from .combat import damage_creature, heal
-from .effects import BLESSING_CLASS
-from .prompts import PromptRule
+from ..state import PromptState, Work, cell_name, discard_blessing, placed, xy
+from . import astral, reach
+from .combat import aegis_key, damage_creature, heal
+from .effects import BLESSING_CLASS, UNTIL_KEEPER_END
+from .movement import creature_can_move, creature_destinations, hero_may_stop
+from .prompts import PromptRule, ask
+from .treasure import enter_cell
 
 UserChoices = Callable[[Work, str], list[dict[str, Any]]]
 Effect = Callable[[Work, dict[str, Any]], None]
@@ -27,6 +34,8 @@ JUDGEMENT_RANGE = 12  # content 4.2: "within 12" is area distance from the user
 BLESSING_HEAL = 3  # B03
 FERVOUR_ACTIONS = 2  # B07
 SWIFTNESS_STEPS = 10  # B12
+BLINK_RANGE = 5  # B10: teleport distance (content 1.7.2)
+TREMOR_STEPS = 2  # B04
 
 
 class BlessingRule(NamedTuple):
@@ -145,12 +154,253 @@ def _swiftness(w: Work, action: dict[str, Any]) -> None:
     w.emit("bonus_move", f"{HEROES[hid]['name']} gains {SWIFTNESS_STEPS} movement this turn.", hero=hid)
 
 
+def _astral_journey(w: Work, action: dict[str, Any]) -> None:
+    """B01: the user leaves the board (rules/astral.py)."""
+    astral.leave(w, _user(w, action))
+
+
+def _aegis(w: Work, action: dict[str, Any]) -> None:
+    """B08: the user loses no life during the next Keeper turn (``combat.under_aegis``): the
+    effect holds that turn's number and ends at its K5.3 (content 5.2)."""
+    hid = _user(w, action)
+    w.s["effects"][aegis_key(hid)] = {"until": UNTIL_KEEPER_END, "k": w.s["k"] + 1}
+    w.emit(
+        "aegis_granted",
+        f"{HEROES[hid]['name']} will lose no life during the next Keeper turn (Aegis).",
+        hero=hid,
+    )
+
+
+def _blink_cells(w: Work, hid: str) -> list[int]:
+    """B10: legal hero cells at teleport distance 1-5 (content 1.7.2: over figures and
+    obstacles, never through a pad link), in reading order."""
+    cell = placed(w.s["heroes"][hid]["cell"])
+    dist = reach.teleport_distances(w, cell, BLINK_RANGE)
+    own = BOARD.cells_of(cell)
+    return [c for c in sorted(dist) if c not in own and hero_may_stop(w, hid, c)]
+
+
+def _blink_choices(w: Work, hid: str) -> list[dict[str, Any]]:
+    return [{"to": xy(c)} for c in _blink_cells(w, hid)]
+
+
+def _blink(w: Work, action: dict[str, Any]) -> None:
+    """B10: it relocates itself (ruling 38); no Thorny Portals on a pad (content 4.5)."""
+    hid = _user(w, action)
+    h = w.s["heroes"][hid]
+    to = BOARD.idx(*action["to"])
+    h["cell"] = to
+    h["moved"] = True
+    w.moved()
+    w.emit("hero_teleported", f"{HEROES[hid]['name']} blinks to {cell_name(to)}.", hero=hid, cell=xy(to))
+    enter_cell(w, hid, to)  # ruling 35
+
+
+def _beside(w: Work, hid: str) -> list[int]:
+    """Cells adjacent to the hero (content 1.7.1: either pad cell's neighbours; in Argos, every
+    Argos cell, as all heroes there are adjacent), in reading order."""
+    cell = placed(w.s["heroes"][hid]["cell"])
+    out = {n for c in BOARD.cells_of(cell) for n in BOARD.neighbours[c]}
+    if cell in astral.ARGOS:
+        out |= astral.ARGOS
+    return sorted(out)
+
+
+def _rescue_choices(w: Work, hid: str) -> list[dict[str, Any]]:
+    """B11: another on-board hero and a legal hero cell beside the user, not where that hero
+    already stands; none at all makes the card unplayable (content 4.2)."""
+    heroes = w.s["heroes"]
+    cells = _beside(w, hid)
+    out: list[dict[str, Any]] = []
+    for other in w.on_board_heroes():
+        if other == hid:
+            continue
+        there = BOARD.cells_of(placed(heroes[other]["cell"]))
+        out += [{"other": other, "to": xy(c)} for c in cells if c not in there and hero_may_stop(w, other, c)]
+    return out
+
+
+def _rescue(w: Work, action: dict[str, Any]) -> None:
+    """B11: being moved by another hero is not moving (ruling 38); no Thorny Portals."""
+    hid, other = _user(w, action), action["other"]
+    to = BOARD.idx(*action["to"])
+    w.s["heroes"][other]["cell"] = to
+    w.moved()
+    w.emit(
+        "hero_placed",
+        f"{HEROES[other]['name']} is rescued to {cell_name(to)}, beside {HEROES[hid]['name']} (Rescue).",
+        hero=other,
+        by=hid,
+        cell=xy(to),
+    )
+    enter_cell(w, other, to)  # ruling 35
+
+
+# -- B04 Tremor and B05 Discord: the monsters within 12 of the user, snapshot at play --------
+
+
+def _within_twelve(w: Work, hid: str) -> list[str]:
+    """Monsters (never Zorkal) within area distance 12 of the user, by id."""
+    s = w.s
+    dist = reach.area_distances(w, placed(s["heroes"][hid]["cell"]), JUDGEMENT_RANGE)
+    return [mid for mid, m in sorted(s["monsters"].items()) if reach.within(dist, BOARD.cells_of(m["cell"]))]
+
+
+def _tremor_choices(w: Work, hid: str) -> list[dict[str, Any]]:
+    """B04 is offered when some monster within 12 can take a step (ruling B3)."""
+    monsters = w.s["monsters"]
+    found = any(creature_can_move(w, mid, monsters[mid]["cell"]) for mid in _within_twelve(w, hid))
+    return [{}] if found else []
+
+
+def _tremor(w: Work, action: dict[str, Any]) -> None:
+    hid = _user(w, action)
+    _tremor_next(w, w.s["heroes"][hid]["seat"], hid, _within_twelve(w, hid))
+
+
+def _tremor_left(w: Work, left: list[str]) -> list[str]:
+    monsters = w.s["monsters"]
+    return [mid for mid in left if mid in monsters and creature_can_move(w, mid, monsters[mid]["cell"])]
+
+
+def _tremor_next(w: Work, seat: str, hid: str, left: list[str]) -> None:
+    """Ask for the next monster's move while one of the snapshot can still move (ruling B4)."""
+    left = _tremor_left(w, left)
+    if not left:
+        return
+    ask(
+        w,
+        TREMOR,
+        seat,
+        f"Tremor ({HEROES[hid]['name']}): move a monster within 12 up to 2 steps, or stop.",
+        hero=hid,
+        left=left,
+    )
+
+
+def _tremor_answers(w: Work, p: PromptState) -> list[Action]:
+    """Stop first (the default: 0 steps for every monster left, content 5.10), then each
+    monster's destinations within 2 steps by the monsters' movement rules."""
+    monsters = w.s["monsters"]
+    out: list[Action] = [{"type": "choose"}]
+    for mid in _tremor_left(w, p["data"]["left"]):
+        dests = creature_destinations(w, mid, monsters[mid]["cell"], TREMOR_STEPS)
+        out += [{"type": "choose", "figure": mid, "to": xy(c)} for c in sorted(dests)]
+    return out
+
+
+def _tremor_move(w: Work, seat: str, p: PromptState, a: Action) -> None:
+    hid = p["data"]["hero"]
+    if "figure" not in a:
+        w.emit("tremor_ends", f"The Tremor of {HEROES[hid]['name']} dies down.", hero=hid)
+        return
+    mid = a["figure"]
+    m = w.monster(mid)
+    start, to = m["cell"], BOARD.idx(*a["to"])
+    w.relocate(mid, start, to)
+    m["cell"] = to
+    w.emit(
+        "creature_shoved",
+        f"The Tremor moves {w.creature_name(mid)} from {cell_name(start)} to {cell_name(to)}.",
+        figure=mid,
+        cell=xy(to),
+    )
+    _tremor_next(w, seat, hid, [x for x in p["data"]["left"] if x != mid])
+
+
+def _discord_pairs(w: Work, left: list[str]) -> list[tuple[str, str]]:
+    """(strong, weak) for each strong monster of the snapshot still on the board and each weak
+    monster adjacent to it now."""
+    monsters = w.s["monsters"]
+    weak = [mid for mid, m in sorted(monsters.items()) if MONSTERS[m["type"]]["class"] == "weak"]
+    out = []
+    for sid in left:
+        strong = monsters.get(sid)
+        if strong is None:
+            continue
+        out += [(sid, x) for x in weak if reach.adjacent(strong["cell"], monsters[x]["cell"])]
+    return out
+
+
+def _discord_snapshot(w: Work, hid: str) -> list[str]:
+    monsters = w.s["monsters"]
+    return [mid for mid in _within_twelve(w, hid) if MONSTERS[monsters[mid]["type"]]["class"] == "strong"]
+
+
+def _discord_choices(w: Work, hid: str) -> list[dict[str, Any]]:
+    """B05 is offered when some strong monster within 12 has a weak one beside it (ruling B3)."""
+    return [{}] if _discord_pairs(w, _discord_snapshot(w, hid)) else []
+
+
+def _discord(w: Work, action: dict[str, Any]) -> None:
+    hid = _user(w, action)
+    _discord_next(w, w.s["heroes"][hid]["seat"], hid, _discord_snapshot(w, hid))
+
+
+def _discord_next(w: Work, seat: str, hid: str, left: list[str]) -> None:
+    """One strike at a time, in the player's order; a single possible strike needs no question
+    (ruling B5)."""
+    while True:
+        pairs = _discord_pairs(w, left)
+        if not pairs:
+            return
+        if len(pairs) > 1:
+            ask(
+                w,
+                DISCORD,
+                seat,
+                f"Discord ({HEROES[hid]['name']}): pick a strong monster and the weak one beside it that "
+                "it strikes.",
+                hero=hid,
+                left=left,
+            )
+            return
+        strong, weak = pairs[0]
+        _strike(w, hid, strong, weak)
+        left = [x for x in left if x != strong]
+
+
+def _strike(w: Work, hid: str, strong: str, weak: str) -> None:
+    """The strong monster deals the weak one damage equal to its Attacks; XP to the user."""
+    monsters = w.s["monsters"]
+    n = MONSTERS[monsters[strong]["type"]]["attacks"]
+    w.emit(
+        "discord_strike",
+        f"Discord: {w.creature_name(strong)} at {cell_name(monsters[strong]['cell'])} strikes "
+        f"{w.creature_name(weak)} at {cell_name(monsters[weak]['cell'])} for {n}.",
+        figure=strong,
+        target=weak,
+        amount=n,
+    )
+    damage_creature(w, weak, n, hid, "Discord")
+
+
+def _discord_answers(w: Work, p: PromptState) -> list[Action]:
+    return [{"type": "choose", "figure": a, "target": b} for a, b in _discord_pairs(w, p["data"]["left"])]
+
+
+def _discord_strike(w: Work, seat: str, p: PromptState, a: Action) -> None:
+    hid, strong = p["data"]["hero"], a["figure"]
+    _strike(w, hid, strong, a["target"])
+    _discord_next(w, seat, hid, [x for x in p["data"]["left"] if x != strong])
+
+
+TREMOR = "tremor"
+DISCORD = "discord"
+
+
 BLESSINGS_IN_RULES: dict[str, BlessingRule] = {
+    "B01": BlessingRule(_no_choice, _astral_journey),
     "B02": BlessingRule(_exchange_choices, _exchange_of_places),
     "B03": BlessingRule(_no_choice, _mending_light),
+    "B04": BlessingRule(_tremor_choices, _tremor),
+    "B05": BlessingRule(_discord_choices, _discord),
     "B06": BlessingRule(_judgement_choices, _judgement),
     "B07": BlessingRule(_no_choice, _battle_fervour),
+    "B08": BlessingRule(_no_choice, _aegis),
     "B09": BlessingRule(_herbalist_choices, _herbalists_call),
+    "B10": BlessingRule(_blink_choices, _blink),
+    "B11": BlessingRule(_rescue_choices, _rescue),
     "B12": BlessingRule(_no_choice, _swiftness),
 }
 
@@ -190,5 +440,10 @@ def play_blessing(w: Work, seat: str, action: dict[str, Any]) -> None:
         rule.effect(w, action)
 
 
-# Questions the Blessings ask once played (rules/prompts.py).
-PROMPTS: dict[str, PromptRule] = {}
+# Questions the Blessings ask once played (rules/prompts.py); each defaults to its first answer
+# (Tremor: stop; Discord: the first strike) except the astral return (the first Argos cell).
+PROMPTS: dict[str, PromptRule] = {
+    TREMOR: PromptRule(_tremor_answers, _tremor_move),
+    DISCORD: PromptRule(_discord_answers, _discord_strike),
+    **astral.PROMPTS,
+}

@@ -9,7 +9,7 @@ from ..board import BOARD
 from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
 from ..state import ZORKAL, MonsterState, Work
-from . import combat, effects, rituals, summoning, tactics, treasure
+from . import astral, combat, effects, rituals, summoning, tactics, treasure
 from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
@@ -267,6 +267,7 @@ def start_hero_turn(w: Work) -> None:
         h["actions"] = 0
         h["bonus_actions"] = 0
         h["mv"] = [hero_stat(hid, "move", h["level"]), 0, 0]
+    astral.ask_returns(w)  # H0.2: heroes away on an Astral Journey come back (B01)
     enter_phase(w, BLESSINGS)
 
 
