@@ -27,3 +27,22 @@ def test_turn_clock_bounds_every_decision_and_the_earliest_wins() -> None:
     assert got == {"a": 20.0, "b": 20.0}
     got = seat_deadlines(["b"], frozenset({"b"}), {"b": 0.0}, frozenset({"b"}), {}, 10, 20)
     assert got == {"b": 10.0}
+
+
+def test_side_clock_counts_only_while_its_side_owes_input_and_restarts_each_turn() -> None:
+    import doctest
+
+    from backend.play import timers
+    from backend.play.timers import SideClock
+
+    assert doctest.testmod(timers).failed == 0
+    clock = SideClock()
+    keeper = {"turn": "1:keeper", "seats": ["keeper"], "seconds": 120, "running": True}
+    clock.update(keeper, 0.0)
+    clock.update({**keeper, "running": False}, 100.0)  # the heroes owe their parries
+    clock.update(keeper, 160.0)
+    assert clock.deadline() == 180.0 and clock.seats == {"keeper"}
+    clock.update({"turn": "1:heroes", "seats": ["heroes_1"], "seconds": 120, "running": True}, 170.0)
+    assert clock.deadline() == 290.0
+    clock.update(None, 171.0)
+    assert clock.deadline() is None and clock.turn is None
