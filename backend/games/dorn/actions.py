@@ -18,14 +18,21 @@ from .rules import (
     blessings,
     clock,
     combat,
+    footwork,
+    heal,
     movement,
+    parries,
     rituals,
     setup,
+    spells,
     summoning,
     tactics,
     treasure,
+    triggers,
     turns,
+    undo,
     variants,
+    weapons,
 )
 from .rules.prompts import PromptRule, close
 from .rules.reach import heroes_adjacent
@@ -59,7 +66,8 @@ WHY: dict[str, str] = {
     "summon": "Weak monsters are summoned into their own zone, onto a free cell, 1 by Day or 2 by Night, "
     "at most 8 of each type on the board.",
     "summon_strong": "A strong monster is summoned at Night instead of the weak ones, or with an artifact "
-    "bonus, onto a free Dark Temple cell, while the bag has tokens.",
+    "bonus, onto a free Dark Temple cell, while the bag has tokens; from Zorkal's level 3 (pandemonium) "
+    "the Keeper names a type still in the bag, and the Crypt and Graveyard may take it too.",
     "bat_form": "A vampire takes bat form in the movement step, before its first step.",
     "attack": "An attack needs an action (heroes) or an attack left (creatures) and a target in reach: "
     "adjacent for melee, exactly 2 in a straight line for a pike, range with a clear line of sight for "
@@ -77,8 +85,13 @@ WHY: dict[str, str] = {
     "drop": "A hero drops an artifact it carries during movement, onto its own cell.",
     "give": "Items and artifacts pass between adjacent heroes during movement.",
     "discard": "A hero discards an item card it holds during movement.",
+    "undo_move": "Only the last move of one of your heroes can be taken back, in the movement step, while "
+    "nothing else has happened since and the move revealed nothing (no treasure, no damage).",
     "use_item": "Each hero uses at most 1 item per hero turn, in the item's window, paying any life cost "
     "with at least 2 life.",
+    "ability": "A hero ability is used by its hero at its level, in its step (spells in the attack step for "
+    "an action, movement abilities in the movement step), once per turn where the ability says so, paying "
+    "any life cost with at least 2 life, on a target and cell in its reach.",
 }
 
 CREATURE_MOVE_WHY = (
@@ -105,7 +118,7 @@ def to_act(s: State) -> frozenset[str]:
     found = w.memo.get("to_act")
     if found is None:
         if phase == turns.PARRIES:
-            seats = turns.parry_seats(w)
+            seats = parries.parry_seats(w)
         else:
             seats = turns.hero_phase_seats(w) + [o for o in s["done"] if turns.may_take_back(w, o)]
         found = w.memo["to_act"] = frozenset(seats)
@@ -200,6 +213,10 @@ PROMPTS: dict[str, PromptRule] = {
     **rituals.PROMPTS,
     **blessings.PROMPTS,
     **setup.PROMPTS,
+    **weapons.PROMPTS,
+    **spells.PROMPTS,
+    **parries.PROMPTS,
+    **heal.PROMPTS,
 }
 
 
@@ -225,16 +242,7 @@ def _blood_step(w: Work, seat: str, only: str | None, focus: str | None) -> list
 
 
 def _summoning(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    weak, strong = _wants(only, "summon"), _wants(only, "summon_strong")
-    out: list[Action] = []
-    if weak or strong:
-        for mtype, cell in summoning.summon_options(w):
-            if mtype is None:
-                if strong:
-                    out.append({"type": "summon_strong", "to": xy(cell)})
-            elif weak:
-                out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
-    return out
+    return summoning.summon_actions(w, _wants(only, "summon"), _wants(only, "summon_strong"))
 
 
 def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
@@ -281,7 +289,7 @@ def _parries(w: Work, seat: str, only: str | None, focus: str | None) -> list[Ac
     if _wants(only, "done"):
         out.append({"type": "done"})
     if _wants(only, "parry"):
-        for indices in turns.parry_choices(w, seat).values():
+        for indices in parries.parry_choices(w, seat).values():
             out += [{"type": "parry", "attack": i} for i in indices]
     return out
 
@@ -302,6 +310,8 @@ def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list
     out: list[Action] = []
     for hid in _mine(w, seat, focus):
         h = s["heroes"][hid]
+        if _wants(only, "undo_move"):
+            out += [a for a in undo.listed(s, seat) if a["hero"] == hid]
         if _wants(only, "move"):
             out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(_destinations(w, hid))]
         if _wants(only, "pick_up"):
@@ -320,6 +330,8 @@ def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list
             out += [{"type": "discard", "hero": hid, "card": c} for c in sorted(set(h["cards"]))]
         if _wants(only, "use_item"):
             out += treasure.item_uses(w, hid)
+        if _wants(only, "ability"):
+            out += footwork.move_actions(w, hid)
     return out
 
 
@@ -327,10 +339,9 @@ def _hero_attacks(w: Work, seat: str, only: str | None, focus: str | None) -> li
     out: list[Action] = []
     for hid in _mine(w, seat, focus):
         if _wants(only, "attack"):
-            out += [
-                {"type": "attack", "hero": hid, "with": a, "target": c}
-                for a, c in combat.hero_targets(w, hid)
-            ]
+            out += weapons.attack_actions(w, hid)
+        if _wants(only, "ability"):
+            out += spells.spell_actions(w, hid)
         if _wants(only, "use_item"):
             out += treasure.item_uses(w, hid)
     return out
@@ -493,6 +504,8 @@ def apply(s: State, seat: str, action: Any) -> Transition[State]:
     w.adopt_caches(before)  # same figures, same cells: the occupancy map carries over
     w.memo = dict(before.memo)  # what validating found (a hero's destinations), read first thing
     _perform(w, seat, action)
+    if seat == KEEPER or action["type"] not in ("move", "undo_move"):
+        undo.forget(w.s)
     limit = w.s["options"].get("phase_action_limit")
     if limit is not None and w.s["outcome"] is None and action["type"] != "done":
         _count_command(w, seat, limit)
@@ -517,11 +530,16 @@ def _count_command(w: Work, seat: str, limit: int) -> None:
     elif seat != KEEPER and phase in turns.HERO_PHASES and seat not in s["done"]:
         s["done"].append(seat)
     elif seat != KEEPER and phase == turns.PARRIES and seat not in s["done"]:
-        turns.finish_parries(w, seat)
+        parries.finish_parries(w, seat)
 
 
 def _perform(w: Work, seat: str, a: Action) -> None:
+    hid = a.get("hero") if seat != KEEPER else None
+    h = w.s["heroes"].get(hid) if isinstance(hid, str) else None
+    before = h["actions"] if h is not None else 0
     HANDLERS[a["type"]](w, seat, a)  # check() refuses every other type before we get here
+    if h is not None and h["actions"] < before:
+        triggers.acted(h)  # the hero spent an action this hero turn (cho.earth)
 
 
 def _surrender(w: Work, seat: str, a: Action) -> None:
@@ -592,7 +610,7 @@ def _summon(w: Work, seat: str, a: Action) -> None:
 
 
 def _summon_strong(w: Work, seat: str, a: Action) -> None:
-    summoning.summon(w, None, BOARD.idx(*a["to"]))
+    summoning.summon(w, None, BOARD.idx(*a["to"]), a.get("monster"))  # a type: pandemonium
 
 
 def _move(w: Work, seat: str, a: Action) -> None:
@@ -617,12 +635,12 @@ def _attack(w: Work, seat: str, a: Action) -> None:
     if seat == KEEPER:
         _declare(w, a["figure"], a["target"])
     else:
-        combat.hero_attack(w, a["hero"], a["with"], a["target"])
+        weapons.attack(w, a)
         combat.check_deaths(w)
 
 
 def _parry(w: Work, seat: str, a: Action) -> None:
-    turns.parry(w, seat, a["attack"])
+    parries.parry(w, seat, a["attack"])
 
 
 def _answer(w: Work, seat: str, a: Action) -> None:
@@ -641,6 +659,10 @@ def _time_up(w: Work, seat: str, a: Action) -> None:
         _answer(w, seat, answer)
     if w.s["outcome"] is None:
         clock.time_up(w, seat)
+
+
+def _ability(w: Work, seat: str, a: Action) -> None:
+    spells.perform(w, a)
 
 
 def _play_blessing(w: Work, seat: str, a: Action) -> None:
@@ -677,7 +699,7 @@ def _done(w: Work, seat: str, a: Action) -> None:
     if seat == KEEPER:
         turns.end_keeper_phase(w)
     elif phase == turns.PARRIES:
-        turns.finish_parries(w, seat)
+        parries.finish_parries(w, seat)
     else:
         s["done"].append(seat)
         w.emit("seat_done", f"{seat_words(s, seat, start=True)} has finished {turns.PHASE_NAMES[phase]}.", seat=seat, phase=phase)
@@ -720,15 +742,19 @@ def _declare(w: Work, cid: str, hid: str) -> None:
 def _hero_move(w: Work, hid: str, to: int) -> None:
     s = w.s
     h = s["heroes"][hid]
+    before, first_event = undo.before_move(w, hid), len(w.events)
     cost = _destinations(w, hid)[to]
-    movement.spend(h, cost)
+    movement.spend(h, cost, movement.first_class(s, hid))  # Icy Prison: the Blessing class only
     start = placed(h["cell"])
     h["cell"] = to
     h["moved"] = True
     w.moved()
     w.emit("hero_move", f"{HEROES[hid]['name']} moves to {cell_name(to)}.", hero=hid, cell=xy(to), steps=cost)
     tactics.after_move(w, hid, start, to)  # Tactics and Flight: flee, stop (content 6.4)
-    treasure.enter_cell(w, hid, to)
+    rituals.thorny_portals(w, hid, to, by_blessing=False)  # R10: a step onto a pad
+    if h["alive"]:
+        treasure.enter_cell(w, hid, to)
+    undo.record(w, h["seat"], hid, before, first_event)
 
 
 def _give(w: Work, seat: str, a: Action) -> None:
@@ -780,6 +806,8 @@ HANDLERS: dict[str, Handler] = {
     "give": _give,
     "discard": _discard,
     "use_item": _use_item,
+    "undo_move": undo.take_back,
+    "ability": _ability,
 }
 assert HANDLERS.keys() == WHY.keys()  # every action type has its refusal and its handler
 

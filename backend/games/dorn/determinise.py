@@ -126,6 +126,7 @@ def sample_state(view: Mapping[str, Any], seat: str | None, rng: Rng, events: Se
         "done": list(view["done"]),
         "cmds": _take_backs(view, events),
         "prompt": _prompt(view["prompt"]),
+        "undo": copy_json(view.get("undo", [])),
         "queue": [q for q in (_prompt(v) for v in view.get("queue", [])) if q is not None],
         "surrender": copy_json(view["surrender"]),
         "effects": _effects(view, events),

@@ -151,6 +151,7 @@ class State(TypedDict):
     cmds: dict[str, int]
     prompt: PromptState | None  # the open question (rules/prompts.py)
     queue: list[PromptState]  # questions waiting behind it, in order
+    undo: list[dict[str, Any]]  # moves that may be taken back (rules/undo.py), the last last
     surrender: SurrenderState | None  # a pending heroes' surrender proposal
     effects: dict[str, Any]  # active card and ability effects, by id
     outcome: OutcomeState | None

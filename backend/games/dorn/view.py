@@ -60,6 +60,7 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "done": list(s["done"]),
         "prompt": _prompt(s["prompt"]),
         "queue": [_prompt(p) for p in s["queue"]],
+        "undo": copy_json(s["undo"]),  # public (rules/undo.py): the determiniser rebuilds from it
         "surrender": copy_json(s["surrender"]),
         "to_act": sorted(to_act),
         "outcome": copy_json(s["outcome"]),

@@ -231,6 +231,7 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
         "cmds": {},
         "prompt": None,
         "queue": [],
+        "undo": [],
         "surrender": None,
         "effects": {},
         "outcome": None,
