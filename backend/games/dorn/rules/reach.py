@@ -124,6 +124,34 @@ def magic_distance(w: Work, src: int, dst: int, limit: int) -> int | None:
     return None
 
 
+def magic_cells(w: Work, src: int, limit: int) -> set[int]:
+    """Every cell a spell aimed at a cell (fireball) may target: magic distance <= ``limit``
+    (content 1.7.2, ruling 5), the same paths as ``magic_distance``; the cell itself may hold
+    anything, and is never a wall or the closed gate."""
+    static = _static_blocker(w)
+    occ = w.occupancy()
+    starts = BOARD.cells_of(src)
+    seen = set(starts)
+    found = set(starts)
+    queue = deque((s, 0) for s in starts)
+    while queue:
+        cell, d = queue.popleft()
+        if d >= limit:
+            continue
+        for n in BOARD.neighbours[cell]:
+            if n in seen or BOARD.closed_gate_blocks(n, w.s["gate"]):
+                continue
+            seen.add(n)
+            found.add(n)
+            if static(n):
+                continue
+            fid = occ.get(n)
+            if fid is not None and w.is_creature(fid):
+                continue
+            queue.append((n, d + 1))
+    return found
+
+
 def area_distances(w: Work, src: int, limit: int) -> dict[int, int]:
     """Area distance (content 1.7.2, ruling 6): around walls and the closed gate, ignoring
     figures; an obstacle cell is reached but not passed through.  From either pad cell."""
