@@ -50,7 +50,8 @@ def test_eleanor_pike_and_pike_expert():
     assert ("ele.pike", monster_at(s, 10, 8)) in hero_attacks(s, "eleanor")
     s = edit(position("Er", (8, 8), phase="H2"), lambda w: w.s["heroes"]["eleanor"].update(level=2))
     s = edit(s, lambda w: goto(w, "H3"))
-    assert hero_attacks(s, "eleanor") == {("ele.pikeexpert", monster_at(s, 9, 8))}
+    # Pike expert, and the Piercing attack on the same adjacent rat (content 2.3 ele.pierce).
+    assert hero_attacks(s, "eleanor") == {(a, monster_at(s, 9, 8)) for a in ("ele.pikeexpert", "ele.pierce")}
 
 
 def test_shooting_range_is_counted_and_needs_line_of_sight():
@@ -231,6 +232,7 @@ def test_kill_gives_xp_and_levels_up_with_new_life():
     assert rat not in after["monsters"]
     assert (h["xp"], h["level"], h["life"]) == (5, 1, 5)
     assert h["actions"] == 0
+    after = act(after, seat, {"type": "choose", "answer": "stay"})  # no tactical advance
     ended = act(after, seat, {"type": "done"})
     h = ended["heroes"]["choros"]
     assert (h["xp"], h["level"], h["life"]) == (5, 2, 6)
