@@ -9,7 +9,7 @@ from ..board import BOARD
 from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
 from ..state import ZORKAL, MonsterState, Work
-from . import astral, combat, effects, rituals, summoning, tactics, treasure
+from . import astral, combat, effects, rituals, spells, summoning, tactics, treasure, weapons
 from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
@@ -98,7 +98,10 @@ def enter_phase(w: Work, phase: str) -> None:
         s["bonus"] = 0  # unused artifact bonuses are lost after K2 (ruling 30)
         for m in w.all_monsters().values():
             m["moved"] = False
-            m["mv"] = 0 if m["wait"] else rituals.monster_move(s, m["type"])
+            if m["frozen"]:  # blizzard: only Ritual-class bonus steps (content 4.5)
+                m["mv"] = 0 if m["wait"] else spells.frozen_move(s)
+            else:
+                m["mv"] = 0 if m["wait"] else rituals.monster_move(s, m["type"])
         z = s["zorkal"]
         z["mv"] = rituals.zorkal_move(s) if w.zorkal_active() else 0
     elif phase == DECLARATIONS:
@@ -111,11 +114,16 @@ def enter_phase(w: Work, phase: str) -> None:
         z = s["zorkal"]
         z_can = w.zorkal_active() and tactics.may_attack(s, ZORKAL)
         z["atk"] = combat.zorkal_attacks(z["level"]) if z_can else 0
+    elif phase == HERO_MOVES:
+        weapons.open_inexorable_advance(w)  # H2.1: Guelin's seat is asked first (content 5.3)
     elif phase == HERO_ATTACKS:
         for hid, h in s["heroes"].items():
             if h["cell"] is not None:
                 # Attacks per level, fixed when the phase opens (ruling 23), plus bonuses.
-                h["actions"] = hero_stat(hid, "attacks", h["level"]) + h["bonus_actions"]
+                # Inexorable advance's shots in H2 are gone for H3 (content 2.3 gue.advance).
+                h["actions"] = (
+                    hero_stat(hid, "attacks", h["level"]) + h["bonus_actions"] - weapons.advance_spent(w, hid)
+                )
                 h["bonus_actions"] = 0
 
 
@@ -140,7 +148,7 @@ def keeper_has_choice(w: Work) -> bool:
 
 def can_bat(m: MonsterState) -> bool:
     """Bat form is declared in K3 before the vampire's first step (content 3.2)."""
-    return "bat_move" in MONSTERS[m["type"]] and not m["moved"] and not m["bat"]
+    return "bat_move" in MONSTERS[m["type"]] and not m["moved"] and not m["bat"] and not m["frozen"]
 
 
 def end_keeper_phase(w: Work) -> None:
@@ -268,6 +276,7 @@ def start_hero_turn(w: Work) -> None:
         h["bonus_actions"] = 0
         h["mv"] = [hero_stat(hid, "move", h["level"]), 0, 0]
     astral.ask_returns(w)  # H0.2: heroes away on an Astral Journey come back (B01)
+    weapons.open_knife_master(w)  # H0.3: Guelin's knife (content 5.3; ruling A5)
     enter_phase(w, BLESSINGS)
 
 
