@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["backend.simulate", "backend.server_cli", "backend.backup_cli"]
+COMMANDS = ["backend.simulate", "backend.server_cli", "backend.backup_cli", "backend.botplay.cli"]
 
 
 def main(argv: list[str] | None = None) -> int:

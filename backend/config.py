@@ -77,6 +77,14 @@ class Settings(BaseSettings):
     shutdown_seconds: float = 10.0
     log_format: Literal["text", "json"] = "text"
 
+    # Bots (issue 12, docs/bots.md).  ``serve`` starts this many bot runner processes (0: none);
+    # they reach the server over its public protocol and prove themselves with ``bot_key``
+    # (a random one is made at start when unset; a scaled deployment sets one for all).
+    bot_runners: int = Field(default=1, ge=0, le=16)
+    bot_key: str | None = None
+    # A person away this long (or whose clock ran out) is played for by the table's takeover bot.
+    takeover_after_seconds: float = Field(default=20.0, gt=0)
+
     # Extra games for tests and plugins: "name=module:attr,name2=module:attr".
     extra_games: str = ""
     # Identifies this worker on the bus; a random one is chosen when empty.
@@ -102,6 +110,8 @@ class Settings(BaseSettings):
             raise ValueError("snapshot_every and hash_every must be at least 1")
         if self.open_table_ttl_seconds < 60 or self.shutdown_seconds <= 0:
             raise ValueError("open_table_ttl_seconds must be at least 60 and shutdown_seconds positive")
+        if self.bot_key is not None and len(self.bot_key) < 16:
+            raise ValueError("DRAGONTABLE_BOT_KEY must be 16 characters or more")
         if self.environment == "production":
             # A server on the internet: no page elsewhere may open sockets to it, and the
             # metrics (which reveal load and activity) need their own secret.
@@ -115,7 +125,7 @@ class Settings(BaseSettings):
         """Every setting as the server will use it, secrets masked (``serve --check``)."""
         out: dict[str, object] = {}
         for key, value in self.model_dump(mode="json").items():
-            if key == "metrics_token" and value:
+            if key in ("metrics_token", "bot_key") and value:
                 value = "set (hidden)"
             elif key in ("database_url", "redis_url") and value:
                 value = _mask_password(str(value))

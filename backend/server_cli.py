@@ -8,6 +8,8 @@ import gc
 import json
 import logging
 import os
+import secrets
+import subprocess
 import sys
 import threading
 import time
@@ -29,6 +31,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--log-level", default="info")
     p.add_argument("--check", action="store_true", help="print the effective settings and exit")
+    p.add_argument("--bots", type=int, default=None, metavar="N",
+                   help="bot runner processes to start beside the server (default 1; 0: none)")
     p.set_defaults(func=run_serve)
 
     m = sub.add_parser("migrate", help="apply (or undo) database migrations")
@@ -49,6 +53,7 @@ def _settings(args: argparse.Namespace) -> Settings:
             "port": getattr(args, "port", None),
             "database_url": getattr(args, "database_url", None),
             "redis_url": getattr(args, "redis_url", None),
+            "bot_runners": getattr(args, "bots", None),
         }.items()
         if value is not None
     }
@@ -77,6 +82,9 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         print(json.dumps(settings.effective(), indent=2, sort_keys=True))
         return 0
     upgrade(settings.database_url)
+    if settings.bot_runners and settings.bot_key is None:
+        # The runners are this process's children: a key made now is theirs alone.
+        settings = settings.model_copy(update={"bot_key": secrets.token_urlsafe(32)})
     app = create_app(settings)
     tune_gc()
     shown_host = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0", "::") else settings.host
@@ -110,8 +118,65 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         logging.getLogger("dragontable").info("listening on %s", url, extra={"url": url})
     else:
         print(f"Dragontable is up: open {url}", flush=True)
-    uvicorn.Server(config).run()
+    runners = BotRunners(settings)
+    runners.start()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        runners.stop()
     return 0
+
+
+class BotRunners:
+    """The bot runner processes (backend/botplay/runner.py) of this server: started with it,
+    started again if one dies, stopped with it.  Separate processes, because a strong bot's
+    search holds a core for its whole budget and must never run on the server's event loop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.procs: list[subprocess.Popen[bytes] | None] = [None] * settings.bot_runners
+        self._stopping = threading.Event()
+
+    def _command(self, shard: int) -> list[str]:
+        host = self.settings.host
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"  # the runner is on this machine
+        if ":" in host:
+            host = f"[{host}]"
+        server = f"http://{host}:{self.settings.port}"
+        return [sys.executable, "-m", "backend", "bots", "--server", server,
+                "--shard", f"{shard}/{len(self.procs)}", "--parent", str(os.getpid())]  # fmt: skip
+
+    def _spawn(self, shard: int) -> None:
+        env = {**os.environ, "DRAGONTABLE_BOT_KEY": self.settings.bot_key or ""}
+        self.procs[shard] = subprocess.Popen(self._command(shard), env=env)
+
+    def start(self) -> None:
+        if not self.procs:
+            return
+        for shard in range(len(self.procs)):
+            self._spawn(shard)
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        while not self._stopping.wait(2.0):
+            for shard, proc in enumerate(self.procs):
+                if proc is not None and proc.poll() is not None and not self._stopping.is_set():
+                    logging.getLogger("dragontable").warning("bot runner %s exited (%s); starting it again",
+                                                             shard, proc.returncode)  # fmt: skip
+                    self._spawn(shard)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        for proc in self.procs:
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            if proc is not None:
+                try:
+                    proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
 
 
 def tune_gc() -> None:

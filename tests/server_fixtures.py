@@ -62,6 +62,8 @@ class ServerProcess:
             **os.environ,
             "PYTHONPATH": str(ROOT),
             "DRAGONTABLE_EXTRA_GAMES": TOY_GAMES,
+            # No bot runner unless a test asks for one (DRAGONTABLE_BOT_RUNNERS in ``env``).
+            "DRAGONTABLE_BOT_RUNNERS": "0",
             **self.env,
         }
         env.pop("DATABASE_URL", None)

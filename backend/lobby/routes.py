@@ -15,6 +15,7 @@ from backend.engine.options import check_options
 from backend.engine.registry import UnknownGame, game_names, get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
+from backend.play.botauth import runner_key_matches
 from backend.play.record import RecordBroken, build_record, replay_views
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
@@ -23,6 +24,8 @@ from backend.textcheck import TABLE_ID
 from .errors import ApiError
 from .limits import BoundedRoute
 from .schemas import (
+    BotIn,
+    BotWork,
     ErrorOut,
     GameOut,
     HealthOut,
@@ -110,7 +113,7 @@ async def _table(repo: Repository, table_id: str, *, with_seed: bool = False) ->
 
 def _out(tables: Tables, record: TableRecord) -> TableOut:
     spectators, connected = tables.presence_of(record.id)
-    return table_out(record, connected, spectators)
+    return table_out(record, connected, spectators, tables.stand_ins_of(record.id))
 
 
 @router.get("/healthz", response_model=HealthOut, tags=["health"])
@@ -125,7 +128,7 @@ async def healthz(repo: RepoDep) -> HealthOut:
 @router.post("/api/players", response_model=PlayerOut, status_code=201, tags=["players"])
 async def create_player(body: PlayerIn, repo: RepoDep) -> PlayerOut:
     # body.name is already one trimmed line of NFC text (schemas.PlayerIn).
-    player, token = await asyncio.to_thread(repo.create_player, body.name)
+    player, token = await asyncio.to_thread(repo.create_player, body.name, body.bot)
     return PlayerOut(player_id=player.id, name=player.name, player_token=token)
 
 
@@ -180,6 +183,8 @@ async def create_table(
         seats=[(s.seat, s.label) for s in seats],
         turn_clock_seconds=body.turn_clock_seconds,
         prompt_timeout_seconds=body.prompt_timeout_seconds or settings.prompt_timeout_seconds,
+        takeover=body.takeover,
+        bot_seconds=body.bot_seconds,
     )
     return _out(tables, record)
 
@@ -243,6 +248,63 @@ async def leave(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, t
         raise ApiError(403, "not_your_seat", "You do not hold that seat.")
     await tables.table_changed(table_id)
     return _out(tables, await _table(repo, table_id))
+
+
+BOT_NAMES = {"random": "Random bot", "steady": "Steady bot", "strong": "Strong bot"}
+
+
+async def _open_table_of_host(repo: Repository, table_id: str, player: PlayerRecord) -> TableRecord:
+    record = await _table(repo, table_id)
+    if record.host_player_id != player.id:
+        raise ApiError(403, "not_host", "Only the host can seat or remove bots.")
+    if record.status != "open":
+        raise ApiError(409, "already_started", "Bots are seated before the game starts.")
+    return record
+
+
+@router.post("/api/tables/{table_id}/bots", response_model=TableOut, tags=["tables", "bots"])
+async def add_bot(table_id: str, body: BotIn, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> TableOut:
+    """The host seats a bot of ``level`` at an empty seat (the bot runner plays it)."""
+    record = await _open_table_of_host(repo, table_id, player)
+    seat = next((s for s in record.seats if s.seat == body.seat), None)
+    if seat is None:
+        raise ApiError(404, "no_such_seat", f"This table has no seat {body.seat!r}.")
+    if seat.player_id is not None:
+        raise ApiError(409, "seat_taken", "Someone already holds that seat.")
+    bot, _ = await asyncio.to_thread(repo.create_player, BOT_NAMES[body.level], body.level, runner=True)
+    # The seat token is dropped: the runner proves itself with its stand-in token (play/botauth.py).
+    if await asyncio.to_thread(repo.take_seat, table_id, body.seat, bot.id) is None:
+        raise ApiError(409, "seat_taken", "Someone already holds that seat.")
+    await tables.table_changed(table_id)
+    return _out(tables, await _table(repo, table_id))
+
+
+@router.delete("/api/tables/{table_id}/bots/{seat}", response_model=TableOut, tags=["tables", "bots"])
+async def remove_bot(table_id: str, seat: str, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> TableOut:
+    """The host takes a bot off its seat before the start; the seat is free again."""
+    record = await _open_table_of_host(repo, table_id, player)
+    found = next((s for s in record.seats if s.seat == seat), None)
+    if found is None:
+        raise ApiError(404, "no_such_seat", f"This table has no seat {seat!r}.")
+    if found.player_bot is None or found.player_id is None:
+        raise ApiError(409, "not_a_bot", "No bot holds that seat.")
+    if not await asyncio.to_thread(repo.free_seat, table_id, seat, found.player_id):
+        raise ApiError(409, "not_a_bot", "No bot holds that seat.")
+    await tables.table_changed(table_id)
+    return _out(tables, await _table(repo, table_id))
+
+
+@router.get("/api/bots/work", response_model=list[BotWork], tags=["bots"])
+async def bot_work(
+    repo: RepoDep, tables: TablesDep, settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
+) -> list[BotWork]:
+    """For the bot runner (Bearer ``bot_key``): every seat it should be playing now."""
+    if not runner_key_matches(settings.bot_key, authorization):
+        raise ApiError(401, "unauthorized", "Only the bot runner may list the bots' work.")
+    standing = await asyncio.to_thread(repo.live_bot_seats)
+    work = [BotWork(table_id=t, seat=s, level=lv, takeover=False) for t, s, lv in standing]  # type: ignore[arg-type]
+    work += [BotWork(table_id=t, seat=s, level=lv, takeover=True) for t, s, lv in tables.takeovers()]  # type: ignore[arg-type]
+    return work
 
 
 @router.post("/api/tables/{table_id}/start", response_model=TableOut, tags=["tables"])

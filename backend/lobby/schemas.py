@@ -8,6 +8,7 @@ characters, on every database alike.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -17,6 +18,8 @@ from backend.store.repository import TableRecord
 from backend.textcheck import GameName, PlayerName, SeatId, TableTitle
 
 TableStatus = Literal["open", "live", "finished"]
+BotLevel = Literal["random", "steady", "strong"]
+Takeover = Literal["off", "steady", "strong"]
 
 
 class ErrorOut(BaseModel):
@@ -27,6 +30,9 @@ class ErrorOut(BaseModel):
 class PlayerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: PlayerName
+    # A program that plays (``python -m backend bot``) says so: it is marked as a bot wherever
+    # its name appears.
+    bot: BotLevel | None = None
 
 
 class PlayerOut(BaseModel):
@@ -51,11 +57,28 @@ class TableIn(BaseModel):
     title: TableTitle | None = None
     turn_clock_seconds: float | None = Field(default=None, ge=5, le=86400)
     prompt_timeout_seconds: float | None = Field(default=None, ge=1, le=86400)
+    takeover: Takeover = "steady"
+    bot_seconds: float = Field(default=1.0, ge=0.05, le=30)
 
 
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: SeatId
+
+
+class BotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: SeatId
+    level: BotLevel = "steady"
+
+
+class BotWork(BaseModel):
+    """One seat the bot runner should play: a bot's seat, or a person's taken over."""
+
+    table_id: str
+    seat: str
+    level: BotLevel
+    takeover: bool
 
 
 class SeatOut(BaseModel):
@@ -64,6 +87,8 @@ class SeatOut(BaseModel):
     player_name: str | None
     taken: bool
     connected: bool
+    bot: BotLevel | None = None  # a bot holds the seat (its level)
+    stand_in: BotLevel | None = None  # a bot plays for the seat's absent person right now
 
 
 class TableOut(BaseModel):
@@ -83,6 +108,8 @@ class TableOut(BaseModel):
     rules_version: int
     turn_clock_seconds: float | None
     prompt_timeout_seconds: float
+    takeover: Takeover
+    bot_seconds: float
 
 
 class JoinOut(BaseModel):
@@ -137,7 +164,13 @@ class HealthOut(BaseModel):
     db: str
 
 
-def table_out(record: TableRecord, connected: frozenset[str] = frozenset(), spectators: int = 0) -> TableOut:
+def table_out(
+    record: TableRecord,
+    connected: frozenset[str] = frozenset(),
+    spectators: int = 0,
+    stand_ins: Mapping[str, str] | None = None,
+) -> TableOut:
+    stand_ins = stand_ins or {}
     return TableOut(
         id=record.id,
         game=record.game,
@@ -153,6 +186,8 @@ def table_out(record: TableRecord, connected: frozenset[str] = frozenset(), spec
                 player_name=s.player_name,
                 taken=s.player_id is not None,
                 connected=s.seat in connected,
+                bot=s.player_bot,  # type: ignore[arg-type]
+                stand_in=stand_ins.get(s.seat),  # type: ignore[arg-type]
             )
             for s in record.seats
         ],
@@ -164,6 +199,8 @@ def table_out(record: TableRecord, connected: frozenset[str] = frozenset(), spec
         rules_version=record.rules_version,
         turn_clock_seconds=record.turn_clock_seconds,
         prompt_timeout_seconds=record.prompt_timeout_seconds,
+        takeover=record.takeover,  # type: ignore[arg-type]
+        bot_seconds=record.bot_seconds,
     )
 
 

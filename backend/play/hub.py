@@ -26,17 +26,20 @@ CLOSE_SERVER_ERROR = 1011
 CLOSE_TRY_LATER = 1013
 CLOSE_BAD_TOKEN = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_HANDED_BACK = 4409  # a takeover bot's connection: its person is back (play/master.py)
 
 
 class Connection:
     __slots__ = ("ws", "seat", "token_hash", "name", "_pending", "_limit", "_wake", "_writer", "closed",
-                 "close_code")  # fmt: skip
+                 "close_code", "stand_in")  # fmt: skip
 
     def __init__(self, ws: WebSocket, queue_limit: int) -> None:
         self.ws = ws
         self.seat: str | None = None
         self.token_hash: str | None = None
         self.name = "spectator"
+        # The bot runner's connection, proved with a stand-in token (play/botauth.py).
+        self.stand_in = False
         # A deque and one wake-up future: cheaper per frame than an asyncio.Queue.
         self._pending: deque[str | None] = deque()
         self._limit = queue_limit

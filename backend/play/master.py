@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from backend.config import Settings
-from backend.engine.core import Event, Game, IllegalAction, PromptSeats, Transition, check_action_shape
+from backend.engine.core import (
+    Event,
+    Game,
+    IllegalAction,
+    PromptSeats,
+    Transition,
+    TurnClock,
+    check_action_shape,
+)
 from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, replay_log
 from backend.lobby.schemas import table_out
 from backend.store.repository import (
@@ -41,7 +49,7 @@ from . import protocol
 from .botauth import stand_in_seat
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
-from .timers import seat_deadlines
+from .timers import SideClock, seat_deadlines
 
 log = logging.getLogger("dragontable.play")
 
@@ -97,6 +105,9 @@ class TableRuntime:
         self.id = self.record.id
         self.static = game.static_info(self.record.options)
         self._prompt_seats = game.prompt_seats if isinstance(game, PromptSeats) else None
+        # A game's own per-turn side clock (Dorn's Real Day and Night), when it has one.
+        self._turn_clock = game.turn_clock if isinstance(game, TurnClock) else None
+        self.side_clock = SideClock()
         self.state = state
         self.seq = seq
         self.action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
@@ -135,6 +146,10 @@ class TableRuntime:
         """Seats a bot holds (for the whole game), with its level."""
         return {s.seat: s.player_bot for s in self.record.seats if s.player_bot is not None}
 
+    def runner_seats(self) -> frozenset[str]:
+        """Bot seats the host gave the bot runner (a bot that joined by itself has its own token)."""
+        return frozenset(s.seat for s in self.record.seats if s.player_runner)
+
     def _person_present(self, conn: Connection) -> bool:
         """Whether ``conn`` shows its seat's holder here: a takeover bot is not its person."""
         return not conn.stand_in or (conn.seat is not None and conn.seat in self.bot_seats())
@@ -159,7 +174,7 @@ class TableRuntime:
         stand_in = stand_in_seat(self.settings.bot_key, self.id, [s.seat for s in self.record.seats], token)
         if stand_in is not None:
             # The runner may play a bot's seat, or a person's while the takeover is on.
-            if stand_in in self.bot_seats() or stand_in in self.stand_ins:
+            if stand_in in self.runner_seats() or stand_in in self.stand_ins:
                 return stand_in, token_hash(token)
             return None
         wanted = token_hash(token)
@@ -359,7 +374,7 @@ class TableRuntime:
         async with self.lock:
             if conn.closed:
                 return
-            if conn.stand_in and conn.seat not in self.stand_ins and conn.seat not in self.bot_seats():
+            if conn.stand_in and conn.seat not in self.stand_ins and conn.seat not in self.runner_seats():
                 self._refuse(conn, aid, "handed_back", "The seat's player is back; the bot has stopped.")
                 return
             if not conn.stand_in and conn.seat in self.stand_ins:
@@ -610,7 +625,7 @@ class TableRuntime:
             for conn in list(self.connections):
                 # A seat given up, or taken over with a new token, drops its old connections.
                 if conn.stand_in:
-                    gone = conn.seat not in self.bot_seats() and conn.seat not in self.stand_ins
+                    gone = conn.seat not in self.runner_seats() and conn.seat not in self.stand_ins
                 else:
                     gone = conn.seat is not None and not constant_time_equal(valid.get(conn.seat), conn.token_hash)
                 if gone:
@@ -640,6 +655,8 @@ class TableRuntime:
             s: (self.since[s] if s in self.to_act and s != actor and s in self.since else now) for s in new
         }
         self.to_act = frozenset(new)
+        if self._turn_clock is not None:
+            self.side_clock.update(self._turn_clock(self.state) if self.live else None, now)
 
     def _reschedule(self) -> None:
         if self._timer is not None:
@@ -666,6 +683,10 @@ class TableRuntime:
             self.record.prompt_timeout_seconds,
             self.record.turn_clock_seconds,
         )
+        side_due = self.side_clock.deadline()
+        if side_due is not None:
+            for seat in (self.to_act & self.side_clock.seats) - self._no_default:
+                self.deadlines[seat] = min(self.deadlines.get(seat, side_due), side_due)
         dues = list(self._takeover_due.values())
         if self.deadlines:
             dues.append(max(min(self.deadlines.values()), self._auto_retry_at))
@@ -687,19 +708,21 @@ class TableRuntime:
 
     # -- takeover (issue 12, point 5) --------------------------------------------
     def _takeovers_due(self, connected: frozenset[str], bots: dict[str, str]) -> dict[str, float]:
-        """When each away person who owes a move gets a bot: ``takeover_after_seconds`` after
-        they left.  None for a table whose takeover is off, nor for a bot's own seat."""
+        """When each away person gets a bot: ``takeover_after_seconds`` after they left (the
+        bot waits for the seat's turn; the table hears at once who plays for whom).  None for a
+        table whose takeover is off, nor for a bot's own seat."""
         if self.record.takeover == "off":
             return {}
         after = self.settings.takeover_after_seconds
+        now = time.time()
         return {
-            seat: self.left_at.get(seat, self.since.get(seat, 0.0)) + after
-            for seat in self.to_act
-            if seat not in connected and seat not in bots and seat not in self.stand_ins and self._seated(seat)
+            s.seat: self.left_at.get(s.seat, now) + after
+            for s in self.record.seats
+            if s.player_id is not None
+            and s.seat not in connected
+            and s.seat not in bots
+            and s.seat not in self.stand_ins
         }
-
-    def _seated(self, seat: str) -> bool:
-        return any(s.seat == seat and s.player_id is not None for s in self.record.seats)
 
     def _take_over(self, seat: str) -> None:
         """A bot plays ``seat`` until its person is back (called with the lock held)."""
@@ -747,9 +770,11 @@ class TableRuntime:
             for seat in late:
                 if not self.live or seat not in self.to_act:
                     continue
-                # A person who let the clock run out gets a bot from the next decision on.
-                self._take_over(seat)
-                action = self.game.default_action(self.state, seat)
+                action = self._time_up(seat, now)
+                if action is None:
+                    # A person who let the clock run out gets a bot from the next decision on.
+                    self._take_over(seat)
+                    action = self.game.default_action(self.state, seat)
                 if action is None:
                     self._no_default.add(seat)
                     continue
@@ -766,6 +791,15 @@ class TableRuntime:
                     self._auto_failed(seat)
                     break
             self._reschedule()
+
+    def _time_up(self, seat: str, now: float) -> dict[str, Any] | None:
+        """The game's ``time_up`` when ``seat``'s side has spent its turn clock (engine/core.py
+        ``TurnClock``): a rule of the game, not an absence, so no bot takes the seat over."""
+        due = self.side_clock.deadline()
+        if due is None or due > now + 0.05 or seat not in self.side_clock.seats:
+            return None
+        action: dict[str, Any] = {"type": "time_up"}
+        return action if action in self.game.legal_actions(self.state, seat) else None
 
     def _auto_failed(self, seat: str) -> None:
         """A timeout answer that could not be saved is tried again later, never in a loop:

@@ -162,6 +162,11 @@ def chat(name: str, seat: str | None, text: str, at: float) -> dict[str, Any]:
     return {"type": "chat", "from": name, "seat": seat, "text": text, "at": round(at, 3)}
 
 
+def announcement(text: str, at: float) -> dict[str, Any]:
+    """The table's own line in the chat ("a bot is playing for …"): no seat sent it."""
+    return {"type": "chat", "from": "Dragontable", "seat": None, "text": text, "at": round(at, 3), "system": True}
+
+
 def table(table_dict: dict[str, Any]) -> dict[str, Any]:
     """Seats or status changed (join, leave)."""
     return {"type": "table", "table": table_dict}

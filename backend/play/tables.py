@@ -105,6 +105,14 @@ class Tables:
         runtime = self.runtimes.get(table_id)
         return runtime.presence() if runtime is not None else (0, frozenset())
 
+    def stand_ins_of(self, table_id: str) -> dict[str, str]:
+        runtime = self.runtimes.get(table_id)
+        return dict(runtime.stand_ins) if runtime is not None else {}
+
+    def takeovers(self) -> list[tuple[str, str, str]]:
+        """(table id, seat, level) of every takeover on at the tables this worker holds."""
+        return [(t, seat, level) for t, r in self.runtimes.items() for seat, level in r.stand_ins.items()]
+
     def replicated(self) -> bool:
         """Whether other workers may replay this worker's tables (they hear every action)."""
         return self.bus.has_peers()

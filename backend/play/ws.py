@@ -15,6 +15,7 @@ from backend.store.repository import NotFound
 from backend.textcheck import TABLE_ID
 
 from . import protocol
+from .botauth import is_stand_in
 from .hub import (
     CLOSE_BAD_TOKEN,
     CLOSE_NOT_FOUND,
@@ -170,6 +171,7 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
                     conn.close(CLOSE_BAD_TOKEN)
                     return
                 conn.seat, conn.token_hash = found
+                conn.stand_in = is_stand_in(msg.seat_token)
             conn.name = runtime.player_name(conn.seat)
             hello_done = True
             await runtime.attach(conn, msg.last_seq)

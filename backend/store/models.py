@@ -22,6 +22,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -48,6 +49,11 @@ class Player(Base):
     # sha256 of the player token; the token itself is never stored.
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # A bot's level ("random", "steady", "strong"); None for a person (issue 12).
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # A bot the host seated: the server's bot runner plays it (a bot that joined by itself,
+    # ``python -m backend bot``, plays its own seat).
+    runner: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class GameTable(Base):
@@ -64,6 +70,10 @@ class GameTable(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     turn_clock_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     prompt_timeout_seconds: Mapped[float] = mapped_column(Float)
+    # Who plays for a person who is away: "off", "steady" or "strong" (issue 12, point 5).
+    takeover: Mapped[str] = mapped_column(String(16), server_default="steady")
+    # The time a strong bot may take per decision at this table.
+    bot_seconds: Mapped[float] = mapped_column(Float, server_default="1.0")
     # Secret until the game is over; never part of a listing (see lobby/schemas.py).
     seed_hex: Mapped[str | None] = mapped_column(String(128), nullable=True)
     commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -56,6 +56,7 @@ class Unsavable(Exception):
 class PlayerRecord:
     id: str
     name: str
+    bot: str | None = None  # a bot's level; None for a person
 
 
 @dataclass(slots=True)
@@ -65,6 +66,8 @@ class SeatRecord:
     player_id: str | None
     player_name: str | None
     token_hash: str | None
+    player_bot: str | None = None  # the level when a bot holds the seat
+    player_runner: bool = False  # that bot was seated by the host: the bot runner plays it
 
 
 @dataclass(slots=True)
@@ -88,6 +91,8 @@ class TableRecord:
     seats: list[SeatRecord]
     # Only loaded by the play layer and the export; never serialized in a listing.
     seed_hex: str | None = field(default=None, repr=False)
+    takeover: str = "steady"
+    bot_seconds: float = 1.0
 
 
 @dataclass(slots=True)
@@ -150,11 +155,12 @@ _INSERT_ACTION = insert(ActionRow.__table__)
 _TABLE_WITH_HOST = select(_GT, Player.__table__.c.name.label("host_name")).outerjoin(
     Player.__table__, Player.__table__.c.id == _GT.c.host_player_id
 )
-_PLAYER_BY_TOKEN = select(Player.id, Player.name, Player.token_hash).where(
+_PLAYER_BY_TOKEN = select(Player.id, Player.name, Player.token_hash, Player.bot).where(
     Player.token_hash == bindparam("h")
 )
 _SEATS = (
-    select(SeatRow.seat, SeatRow.label, SeatRow.player_id, Player.name, SeatRow.token_hash)
+    select(SeatRow.seat, SeatRow.label, SeatRow.player_id, Player.name, SeatRow.token_hash, Player.bot,
+           func.coalesce(Player.runner, False))
     .outerjoin(Player, Player.id == SeatRow.player_id)
     .where(SeatRow.table_id == bindparam("t"))
     .order_by(SeatRow.position)
@@ -199,14 +205,15 @@ class Repository:
             conn.execute(text("SELECT 1"))
 
     # -- players ------------------------------------------------------------
-    def create_player(self, name: str) -> tuple[PlayerRecord, str]:
+    def create_player(self, name: str, bot: str | None = None, *, runner: bool = False) -> tuple[PlayerRecord, str]:
         token = new_token()
-        player = PlayerRecord(new_id(), name)
+        player = PlayerRecord(new_id(), name, bot)
         with self.engine.begin() as conn:
             conn.execute(
                 insert(Player.__table__),
-                {"id": player.id, "name": name, "token_hash": token_hash(token), "created_at": now()},
-            )
+                {"id": player.id, "name": name, "token_hash": token_hash(token), "created_at": now(),
+                 "bot": bot, "runner": runner},
+            )  # fmt: skip
         return player, token
 
     def known_player(self, token: str) -> PlayerRecord | None:
@@ -223,7 +230,7 @@ class Repository:
             row = conn.execute(_PLAYER_BY_TOKEN, {"h": wanted}).first()
         if row is None or not constant_time_equal(row.token_hash, wanted):
             return None
-        player = PlayerRecord(row.id, row.name)
+        player = PlayerRecord(row.id, row.name, row.bot)
         if len(self._players) >= PLAYER_CACHE:
             self._players.pop(next(iter(self._players)))
         self._players[wanted] = player
@@ -242,6 +249,8 @@ class Repository:
         seats: Sequence[tuple[str, str]],
         turn_clock_seconds: float | None,
         prompt_timeout_seconds: float,
+        takeover: str = "steady",
+        bot_seconds: float = 1.0,
     ) -> TableRecord:
         table_id = new_id()
         with self.engine.begin() as conn:
@@ -259,6 +268,8 @@ class Repository:
                     "seq": 0,
                     "turn_clock_seconds": turn_clock_seconds,
                     "prompt_timeout_seconds": prompt_timeout_seconds,
+                    "takeover": takeover,
+                    "bot_seconds": bot_seconds,
                     "created_at": now(),
                 },
             )
@@ -294,6 +305,8 @@ class Repository:
             created_at=row.created_at,
             seats=[SeatRecord(*r) for r in seat_rows],
             seed_hex=row.seed_hex if with_seed else None,
+            takeover=row.takeover,
+            bot_seconds=row.bot_seconds,
         )
 
     @staticmethod
@@ -368,6 +381,18 @@ class Repository:
         with self.engine.begin() as conn:
             moved = conn.execute(_FREE_SEAT, {"t": table_id, "s": seat, "p": player_id})
         return moved.rowcount == 1
+
+    def live_bot_seats(self) -> list[tuple[str, str, str]]:
+        """(table id, seat, level) of every seat a bot holds at a live table: the bot runner's
+        standing work (play/bots.py)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(_ST.c.table_id, _ST.c.seat, Player.bot)
+                .join(Player, Player.id == _ST.c.player_id)
+                .join(_GT, _GT.c.id == _ST.c.table_id)
+                .where(Player.runner.is_(True), _GT.c.status == "live")
+            ).all()
+        return [(r.table_id, r.seat, r.bot) for r in rows]
 
     def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
         """Open → live, once; False when someone else started it first."""

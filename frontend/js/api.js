@@ -124,6 +124,9 @@ export const api = {
     forgetSeat(id, seat);
     return table;
   },
+  /** The host seats a bot of `level` ("random", "steady", "strong") at a free seat. */
+  addBot: (token, id, seat, level) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, { body: { seat, level }, auth: token }),
+  removeBot: (token, id, seat) => request("DELETE", `/api/tables/${encodeURIComponent(id)}/bots/${encodeURIComponent(seat)}`, { auth: token }),
   start: (token, id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, { auth: token }),
   exportRecord: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/export`),
   replay: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay`),

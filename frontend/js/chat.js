@@ -26,11 +26,16 @@ export class ChatBox {
   add(msg, seatLabel) {
     const at = msg.at ? new Date(msg.at * 1000) : new Date();
     const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    const who = msg.seat ? `${msg.from} (${seatLabel || msg.seat})` : `${msg.from} (watching)`;
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
-    this.list.append(
-      h("p.chat-line", {}, h("span.chat-time", {}, time), " ", h(`strong${msg.seat ? "" : ".spectator"}`, {}, who), " ", msg.text),
-    );
+    if (msg.system) {
+      // The table's own news ("A bot is playing for Hana."): no person said it.
+      this.list.append(h("p.chat-line.chat-system", { role: "status" }, h("span.chat-time", {}, time), " ", msg.text));
+    } else {
+      const who = msg.seat ? `${msg.from} (${seatLabel || msg.seat})` : `${msg.from} (watching)`;
+      this.list.append(
+        h("p.chat-line", {}, h("span.chat-time", {}, time), " ", h(`strong${msg.seat ? "" : ".spectator"}`, {}, who), " ", msg.text),
+      );
+    }
     if (atBottom) this.list.scrollTop = this.list.scrollHeight;
   }
 }

@@ -36,6 +36,14 @@ export async function mountLobby(root) {
     h("option", { value: "public" }, "Public — listed in the lobby"),
     h("option", { value: "unlisted" }, "Unlisted — only people with the link"),
   );
+  // Who plays for a person who drops out or lets the clock run out, until they are back.
+  const takeover = h(
+    "select#takeover",
+    {},
+    h("option", { value: "steady" }, "A steady bot plays for them until they are back"),
+    h("option", { value: "strong" }, "A strong bot plays for them until they are back"),
+    h("option", { value: "off" }, "Nobody: the server takes the default answer"),
+  );
   const createButton = h("button#create-table.primary", { type: "submit" }, "Create table");
   const createError = h("p.error", { role: "alert" });
   const tableList = h("div#table-list.table-list", {}, h("p.muted", {}, "Looking for tables…"));
@@ -68,6 +76,7 @@ export async function mountLobby(root) {
                   game: gameSelect.value,
                   options,
                   visibility: visibility.value,
+                  takeover: takeover.value,
                   ...clocks.read(),
                 });
                 location.href = `/table/${encodeURIComponent(table.id)}`;
@@ -81,7 +90,9 @@ export async function mountLobby(root) {
           h("label.field", {}, h("span", {}, "Game"), gameSelect),
           optionsBox,
           clocks.el,
+          h("label.field", {}, h("span", {}, "When a player is away"), takeover),
           h("label.field", {}, h("span", {}, "Who can find it"), visibility),
+          h("p.muted.small", {}, "Short of players? Add bots to the free seats in the waiting room."),
           h("div.actions", {}, createButton),
           createError,
         ),

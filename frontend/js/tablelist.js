@@ -2,6 +2,7 @@
 // seat, go back to its own seats, watch, open the replay of a finished game).
 import { api, ensurePlayer, heldSeats, storedPlayer, tableUrl } from "./api.js";
 import { clockText } from "./clocks.js";
+import { playerName } from "./words.js";
 import { clear, copyText, h, titleCase, toast } from "./ui.js";
 
 const STATUS_WORDS = { open: "waiting for players", live: "in play", finished: "finished" };
@@ -69,7 +70,7 @@ function actionsFor(t, { mine }) {
 /** One table as a row: name, status, who sits, clocks, and its buttons. */
 export function tableRow(t, { mine = false } = {}) {
   const taken = t.seats.filter((s) => s.taken);
-  const players = taken.map((s) => `${s.player_name} (${s.label})`);
+  const players = taken.map((s) => `${playerName(s)} (${s.label})`);
   const facts = [`seats ${taken.length}/${t.seats.length}`];
   if (t.spectators) facts.push(`${t.spectators} watching`);
   if (t.status !== "finished" && (t.turn_clock_seconds || t.status === "open")) facts.push(clockText(t));

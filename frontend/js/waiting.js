@@ -1,10 +1,21 @@
-// The waiting room of an open table: the invite link, taking or leaving a seat, and the
-// host's Start. It ends with the table as it started (or as someone else started it).
+// The waiting room of an open table: the invite link, taking or leaving a seat, the host's bots
+// (a level picker on every free seat, or every free seat at once) and Start. It ends with the
+// table as it started (or as someone else started it).
 import { api, ensurePlayer, forgetSeat, heldSeats, storedPlayer, tableUrl } from "./api.js";
 import { clockText } from "./clocks.js";
 import { clear, copyText, h, setTopbar, titleCase, toast } from "./ui.js";
+import { playerName } from "./words.js";
 
 const WAITING_POLL_MS = 1500;
+export const BOT_LEVELS = [
+  ["steady", "Steady bot — quick, sensible"],
+  ["strong", "Strong bot — thinks about a second a move"],
+  ["random", "Random bot — any legal move"],
+];
+
+function levelPicker(id) {
+  return h(`select.bot-level`, { id, "aria-label": "Bot level" }, ...BOT_LEVELS.map(([value, text]) => h("option", { value }, text)));
+}
 
 export async function waitingRoom(root, initial, { topbar = [] } = {}) {
   return new Promise((resolve) => {
@@ -13,6 +24,9 @@ export async function waitingRoom(root, initial, { topbar = [] } = {}) {
     const error = h("p.error", { role: "alert" });
     const seatsBox = h("div.seat-list");
     const startButton = h("button#start-table.primary", { type: "button" }, "Start the game");
+    const fillLevel = levelPicker("fill-level");
+    const fillButton = h("button#fill-bots", { type: "button" }, "Fill free seats with bots");
+    const botsBox = h("div.bots-fill", {}, fillLevel, fillButton);
     const hostNote = h("p.muted.small", {}, `${table.host || "The host"} starts the game once every seat is taken; this page follows by itself.`);
     const invite = tableUrl(table.id);
     const card = h(
@@ -29,6 +43,7 @@ export async function waitingRoom(root, initial, { topbar = [] } = {}) {
       h("p.small.muted#table-clocks", {}, clockText(table)),
       h("label.field", {}, h("span", {}, "Your name"), nameInput),
       seatsBox,
+      botsBox,
       h("div.actions", {}, startButton, h("a.button", { href: `/table/${encodeURIComponent(table.id)}?watch=1` }, "Just watch")),
       hostNote,
       error,
@@ -36,31 +51,43 @@ export async function waitingRoom(root, initial, { topbar = [] } = {}) {
     clear(root).append(card);
     setTopbar(h("span.muted", {}, "Waiting room"), ...topbar);
 
+    const isHost = () => {
+      const me = storedPlayer();
+      return Boolean(me && (table.host === me.name || table.host === me.player_id)); // the table names its host
+    };
+    const seatControls = (seat, held, host) => {
+      if (held) return [h("span.badge.badge-live", {}, "you"), h("button.ghost.leave-seat", { type: "button", onclick: () => leave(seat.seat) }, "Leave")];
+      if (seat.bot) {
+        const badge = h("span.badge.badge-bot", { title: `A ${seat.bot} bot plays this seat` }, `${seat.bot} bot`);
+        return [badge, host ? h("button.ghost.remove-bot", { type: "button", onclick: () => removeBot(seat.seat) }, "Remove bot") : null];
+      }
+      if (seat.taken) return [null, null];
+      const takeButton = h("button.take-seat", { type: "button", dataset: { seat: seat.seat }, onclick: () => take(seat.seat) }, "Take this seat");
+      if (!host) return [takeButton, null];
+      const picker = levelPicker(`bot-level-${seat.seat}`);
+      const add = h("button.add-bot", { type: "button", dataset: { seat: seat.seat }, onclick: () => addBots([seat.seat], picker.value) }, "Add a bot");
+      return [takeButton, h("span.add-bot-box", {}, picker, add)];
+    };
     const render = () => {
       const mine = heldSeats(table.id);
+      const host = isHost();
       clear(seatsBox);
       for (const seat of table.seats) {
         const held = seat.seat in mine;
         seatsBox.append(
           h(
-            `div.seat-row${held ? ".held" : ""}`,
+            `div.seat-row${held ? ".held" : ""}${seat.bot ? ".bot" : ""}`,
             { dataset: { seat: seat.seat } },
             h("strong", {}, seat.label),
-            h("span", {}, seat.taken ? seat.player_name : h("span.muted", {}, "free")),
-            held
-              ? h("span.badge.badge-live", {}, "you")
-              : !seat.taken
-                ? h("button.take-seat", { type: "button", dataset: { seat: seat.seat }, onclick: () => take(seat.seat) }, "Take this seat")
-                : null,
-            held ? h("button.ghost.leave-seat", { type: "button", onclick: () => leave(seat.seat) }, "Leave") : null,
+            h("span", {}, seat.taken ? playerName(seat) : h("span.muted", {}, "free")),
+            ...seatControls(seat, held, host),
           ),
         );
       }
-      const me = storedPlayer();
       const full = table.seats.every((s) => s.taken);
-      const isHost = me && (table.host === me.name || table.host === me.player_id); // the table names its host
-      startButton.hidden = !isHost;
-      hostNote.hidden = Boolean(isHost);
+      botsBox.hidden = !host || full;
+      startButton.hidden = !host;
+      hostNote.hidden = host;
       startButton.disabled = !full;
       startButton.title = full ? "" : "Every seat must be taken first.";
     };
@@ -85,6 +112,29 @@ export async function waitingRoom(root, initial, { topbar = [] } = {}) {
       }
       render();
     };
+    const addBots = async (seats, level) => {
+      error.textContent = "";
+      try {
+        const me = await ensurePlayer(nameInput.value);
+        for (const seat of seats) table = await api.addBot(me.player_token, table.id, seat, level);
+      } catch (err) {
+        error.textContent = err.message;
+      }
+      render();
+    };
+    const removeBot = async (seat) => {
+      error.textContent = "";
+      try {
+        table = await api.removeBot(storedPlayer().player_token, table.id, seat);
+      } catch (err) {
+        error.textContent = err.message;
+      }
+      render();
+    };
+    fillButton.addEventListener("click", () => {
+      const mine = heldSeats(table.id);
+      addBots(table.seats.filter((s) => !s.taken && !(s.seat in mine)).map((s) => s.seat), fillLevel.value);
+    });
     startButton.addEventListener("click", async () => {
       error.textContent = "";
       try {

@@ -9,11 +9,19 @@ export function seatLabel(table, seat) {
   return s ? s.label : titleCase(seat);
 }
 
+/** A seat's player as the table shows them: a bot is marked as one wherever its name appears. */
+export function playerName(s) {
+  if (!s.player_name) return "";
+  return s.bot ? `🤖 ${s.player_name}` : s.player_name;
+}
+
 /** Who sits at a seat, as a sentence's subject: "Hana (Almanor, Choros)", or the label of a free seat. */
 export function seatName(table, seat) {
   const s = seatOf(table, seat);
   if (!s) return titleCase(seat);
-  return s.player_name ? `${s.player_name} (${s.label})` : s.label;
+  if (!s.player_name) return s.label;
+  const standIn = s.stand_in ? ", a bot playing for them" : "";
+  return `${playerName(s)} (${s.label}${standIn})`;
 }
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -19,7 +19,7 @@ PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 def roundtrip(url: str) -> None:
     upgrade(url)
-    assert current(url) == "0002"
+    assert current(url) == "0003"
     engine = create_engine(url)
     with engine.connect() as conn:
         assert set(inspect(conn).get_table_names()) >= TABLES
@@ -30,7 +30,7 @@ def roundtrip(url: str) -> None:
     with engine.connect() as conn:
         assert not TABLES & set(inspect(conn).get_table_names())
     upgrade(url)  # and up again
-    assert current(url) == "0002"
+    assert current(url) == "0003"
     engine.dispose()
 
 
