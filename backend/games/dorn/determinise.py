@@ -255,12 +255,16 @@ def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Mon
 
 def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]:
     """Lasting effects of the cards played this turn (rules/effects.py): Bloodlust (R04) until the
-    end of the Keeper turn it was played in; each Aegis (B08), whose Keeper turn the view shows."""
+    end of the Keeper turn it was played in; each Aegis (B08), whose Keeper turn the view shows;
+    Icy Prison (R03) from its event, until the end of the hero turn after it."""
     out: dict[str, Any] = {
         combat.aegis_key(hid): {"until": effects.UNTIL_KEEPER_END, "k": h["aegis"]}
         for hid, h in view["heroes"].items()
         if h.get("aegis") is not None
     }
+    for e in _since(events, "keeper_turn"):
+        if e["kind"] == "icy_prison":  # R03: the named heroes, until the end of the next hero turn
+            out[rituals.ICY_PRISON] = {"until": effects.UNTIL_HERO_END, "heroes": list(e["heroes"])}
     if view["phase"] not in (*KEEPER_PHASES, turns.PARRIES):
         return out
     played = {e["card"] for e in _since(events, "keeper_turn") if e["kind"] == "ritual_played"}

@@ -15,21 +15,45 @@ from __future__ import annotations
 from collections import deque
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN
-from ..state import HeroState, Work
+from ..state import HeroState, State, Work
 from . import tactics
+from .effects import BLESSING_CLASS
 
 ARGOS = frozenset(BOARD.zones["argos"])
+
+
+ICY_PRISON = "R03"  # the lasting effect rules/rituals.py records for the named heroes
+
+
+def imprisoned(s: State, hid: str) -> bool:
+    """R03 Icy Prison (content 4.1, 5.4): the named heroes take no movement steps in the next hero
+    turn (walking, bloody run, tactical advance, push through), but for what a Blessing allows
+    (content 4.5; ruling 39).  Teleports and being moved by others are not steps."""
+    effect = s["effects"].get(ICY_PRISON)
+    return effect is not None and hid in effect["heroes"]
+
+
+def first_class(s: State, hid: str) -> int:
+    """The lowest Move class the hero may spend: a ritual-class prohibition (Icy Prison) cancels
+    its own Move and every bonus of class <= 2, leaving the Blessing-class allowance (4.5)."""
+    return BLESSING_CLASS if imprisoned(s, hid) else 0
+
+
+def steps_left(s: State, hid: str) -> int:
+    """The steps the hero may still take this step (``allowance`` less what a prohibition cancels)."""
+    return sum(s["heroes"][hid]["mv"][first_class(s, hid) :])
 
 
 def allowance(hero: HeroState) -> int:
     return sum(hero["mv"])
 
 
-def spend(hero: HeroState, steps: int) -> None:
+def spend(hero: HeroState, steps: int, start: int = 0) -> None:
     """Pay steps from the lowest class first: base Move and class-1 bonuses, then ritual-class,
-    then Blessing-class (content 4.5), so a later prohibition leaves the right remainder."""
+    then Blessing-class (content 4.5), so a later prohibition leaves the right remainder.
+    ``start`` (``first_class``): the classes below it are cancelled and never pay."""
     mv = hero["mv"]
-    for i in range(len(mv)):
+    for i in range(start, len(mv)):
         take = min(mv[i], steps)
         mv[i] -= take
         steps -= take
@@ -59,7 +83,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     hero = w.s["heroes"][hid]
     if hero["cell"] is None:
         return {}
-    limit = allowance(hero) if budget is None else budget
+    limit = steps_left(w.s, hid) if budget is None else budget
     if limit <= 0:
         return {}
     gate_open = w.s["gate"]

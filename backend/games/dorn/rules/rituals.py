@@ -1,11 +1,13 @@
-"""Ritual cards (RB Ritual cards; content 4.1, 4.5; rulings 19, 21, 50).
+"""Ritual cards (RB Ritual cards; content 4.1, 4.5, 5.10; rulings 19, 21, 50 and K1-K9 in
+docs/rules/dorn.md).
 
 A Ritual is paid from the Blood pool in K1 (at most one per Keeper turn) and goes to the
 discard (one-shot) or stays face up in play (permanent).  Each card has an entry in
 ``RITUALS_IN_RULES``: its *choices* (the extra keys of each listed action: ``[{}]`` when it needs
 none, ``[]`` when its precondition fails, so it is neither offered nor paid) and its *effect*.
 Choices made after paying (which cells, which heroes) are asked with prompts (rules/prompts.py);
-this module's ``PROMPTS`` lists them.
+this module's ``PROMPTS`` lists them, with those of the placing Rituals (R06-R09,
+rules/rituals_summons.py).  Their timeout default is the first listed answer (content 5.10).
 """
 
 from __future__ import annotations
@@ -13,23 +15,33 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from backend.engine.core import Action
+
 from ..board import BOARD
-from ..catalog import MONSTERS, RITUALS, ZORKAL_STATS
-from ..state import State, Work, cell_name
-from . import variants
-from .effects import UNTIL_KEEPER_END, active, in_play
-from .prompts import PromptRule
+from ..catalog import HEROES, MONSTERS, RITUALS, TIE_BREAK, ZORKAL_STATS
+from ..state import KEEPER, PromptState, State, Work, cell_name, xy
+from . import combat, obstacles, rituals_summons, variants
+from .effects import UNTIL_HERO_END, UNTIL_KEEPER_END, active, in_play
+from .movement import ICY_PRISON
+from .prompts import PromptRule, ask
+from .summoning import SLIME_OF_DESPAIR as SLIME_OF_DESPAIR
+from .summoning import bog_beasts_wait as bog_beasts_wait  # R01, read where monsters are placed
 
 Choices = Callable[[Work], list[dict[str, Any]]]
 Effect = Callable[[Work, dict[str, Any]], None]
 
-SLIME_OF_DESPAIR = "R01"
 BLACK_FOUNTAIN = "R02"
 BLOODLUST = "R04"
 HUNGRY_RATS = "R05"
+THORNY_PORTALS = "R10"
+EARTH_AWAKENS = "R11"
+ZOMBIE_FRENZY = "R12"  # permanent: the block window (hero weapon attacks) reads ``in_play``
 BLOODLUST_BONUS = 2
 HUNGRY_RAT_MOVE = 9
 FOUNTAIN_CREATURE_HEAL = 2
+ICY_PRISON_NAMES = 3
+EARTH_AWAKENS_BARRIERS = 2
+THORN_LIFE = 1
 
 
 class RitualRule(NamedTuple):
@@ -39,11 +51,6 @@ class RitualRule(NamedTuple):
 
 def _none(w: Work) -> list[dict[str, Any]]:
     return [{}]
-
-
-def bog_beasts_wait(s: State) -> bool:
-    """RB: a bog beast entering play waits a turn, unless Slime of Despair is in play (R01)."""
-    return not in_play(s, SLIME_OF_DESPAIR)
 
 
 def fountains_heal_heroes(s: State) -> bool:
@@ -98,12 +105,127 @@ def zorkal_move(s: State) -> int:
     return move + BLOODLUST_BONUS if active(s, BLOODLUST) else move
 
 
+# -- R03 Icy Prison ------------------------------------------------------------------------
+
+ICY_PRISON_NAME = "icy_prison"
+
+
+def _icy_prison_choices(w: Work) -> list[dict[str, Any]]:
+    """R03's precondition: a living hero to name (content 4.1)."""
+    return [{}] if w.living_heroes() else []
+
+
+def _icy_prison(w: Work, action: dict[str, Any]) -> None:
+    """R03 (content 4.1): the Keeper names 3 heroes, all of them if fewer are alive (heroes away
+    on an Astral Journey may be named), one prompt each."""
+    _ask_icy_prison(w, [])
+
+
+def _ask_icy_prison(w: Work, named: list[str]) -> None:
+    left = min(ICY_PRISON_NAMES, len(w.living_heroes())) - len(named)
+    if left <= 0:
+        w.s["effects"][ICY_PRISON] = {"until": UNTIL_HERO_END, "heroes": list(named)}
+        names = _and([HEROES[h]["name"] for h in named])
+        w.emit(
+            "icy_prison",
+            f"The Icy Prison holds {names}: no movement steps in the next hero turn.",
+            heroes=list(named),
+        )
+        return
+    ask(
+        w,
+        ICY_PRISON_NAME,
+        KEEPER,
+        f"Icy Prison: name a hero to hold ({left} to name).",
+        named=list(named),
+    )
+
+
+def _icy_prison_answers(w: Work, p: PromptState) -> list[Action]:
+    """The living heroes not named yet, in tie-break order (the default is the first, 5.10)."""
+    named = p["data"]["named"]
+    return [
+        {"type": "choose", "hero": h}
+        for h in TIE_BREAK
+        if h in w.s["heroes"] and w.s["heroes"][h]["alive"] and h not in named
+    ]
+
+
+def _icy_prison_named(w: Work, seat: str, p: PromptState, a: Action) -> None:
+    _ask_icy_prison(w, [*p["data"]["named"], a["hero"]])
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# -- R10 Thorny Portals --------------------------------------------------------------------
+
+
+def thorny_portals(w: Work, hid: str, cell: int, by_blessing: bool) -> None:
+    """R10 (content 4.1, 4.5): a hero that comes to occupy a teleport pad loses 1 life (Blood to
+    the Keeper), whether it stepped on, teleported itself or was moved there by another hero's
+    effect; not when a Blessing moved or placed it (``by_blessing``; B01, B02, B10, B11).  Every
+    code that puts a hero on a cell calls this with the new cell: the step (``actions._hero_move``),
+    Scroll of Teleport, Almanor's teleport, swaps and pulls.  A hero brought to 0 dies at once."""
+    if by_blessing or cell not in BOARD.partner or not in_play(w.s, THORNY_PORTALS):
+        return
+    if not w.s["heroes"][hid]["alive"]:
+        return
+    combat.lose_life(w, hid, THORN_LIFE, "Thorny Portals")
+    combat.check_deaths(w)
+
+
+# -- R11 The Earth Awakens -----------------------------------------------------------------
+
+BARRIER_CELL = "barrier_cell"
+
+
+def _earth_awakens_choices(w: Work) -> list[dict[str, Any]]:
+    """R11's precondition: a barrier fits somewhere (content 4.1: "place as many as fit")."""
+    if obstacles.supply(w) <= 0:
+        return []
+    return [{}] if any(obstacles.can_place(w, c) for c in range(BOARD.width * BOARD.height)) else []
+
+
+def _earth_awakens(w: Work, action: dict[str, Any]) -> None:
+    _ask_barrier(w, EARTH_AWAKENS_BARRIERS)
+
+
+def _ask_barrier(w: Work, left: int) -> None:
+    """One prompt per barrier, while one fits (the placement rules are ``obstacles.can_place``)."""
+    if left <= 0:
+        return
+    if not obstacles.placeable(w):
+        w.emit("barrier_none", "No more barriers fit on the board (The Earth Awakens).")
+        return
+    ask(w, BARRIER_CELL, KEEPER, f"The Earth Awakens: raise a barrier ({left} to place).", left=left)
+
+
+def _barrier_answers(w: Work, p: PromptState) -> list[Action]:
+    """Every cell a barrier may go on now, in reading order (the default is the first, 5.10)."""
+    return [{"type": "choose", "to": xy(c)} for c in obstacles.placeable(w)]
+
+
+def _barrier_placed(w: Work, seat: str, p: PromptState, a: Action) -> None:
+    obstacles.place(w, BOARD.idx(*a["to"]), obstacles.BARRIER, "The Earth Awakens")
+    _ask_barrier(w, int(p["data"]["left"]) - 1)
+
+
+# -- the table -----------------------------------------------------------------------------
+
 RITUALS_IN_RULES: dict[str, RitualRule] = {
     SLIME_OF_DESPAIR: RitualRule(_none, None),  # bog_beasts_wait
     BLACK_FOUNTAIN: RitualRule(_none, None),  # fountains_heal_heroes, black_fountain_heal
+    ICY_PRISON: RitualRule(_icy_prison_choices, _icy_prison),  # movement.imprisoned
     BLOODLUST: RitualRule(_none, _bloodlust),
     HUNGRY_RATS: RitualRule(_none, None),  # monster_move
+    **{card: RitualRule(*rule) for card, rule in rituals_summons.RULES.items()},  # R06-R09
+    THORNY_PORTALS: RitualRule(_none, None),  # thorny_portals
+    EARTH_AWAKENS: RitualRule(_earth_awakens_choices, _earth_awakens),
+    ZOMBIE_FRENZY: RitualRule(_none, None),  # the Keeper's block window reads in_play(s, "R12")
 }
+assert set(RITUALS_IN_RULES) == set(RITUALS)  # every Ritual card has its rule
 
 
 def ritual_options(w: Work) -> list[str]:
@@ -119,8 +241,7 @@ def ritual_actions(w: Work) -> list[dict[str, Any]]:
     whose precondition fails lists none, so it is never paid for nothing."""
     out: list[dict[str, Any]] = []
     for card in ritual_options(w):
-        rule = RITUALS_IN_RULES.get(card)
-        for extra in rule.choices(w) if rule is not None else [{}]:
+        for extra in RITUALS_IN_RULES[card].choices(w):
             out.append({"type": "play_ritual", "card": card, **extra})
     return out
 
@@ -144,10 +265,14 @@ def play_ritual(w: Work, action: dict[str, Any]) -> None:
         cost=cost,
         blood=s["blood"],
     )
-    rule = RITUALS_IN_RULES.get(card)
-    if rule is not None and rule.effect is not None:
-        rule.effect(w, action)
+    effect = RITUALS_IN_RULES[card].effect
+    if effect is not None:
+        effect(w, action)
 
 
 # Questions the Rituals ask after they are paid (rules/prompts.py).
-PROMPTS: dict[str, PromptRule] = {}
+PROMPTS: dict[str, PromptRule] = {
+    ICY_PRISON_NAME: PromptRule(_icy_prison_answers, _icy_prison_named),
+    BARRIER_CELL: PromptRule(_barrier_answers, _barrier_placed),
+    **rituals_summons.PROMPTS,
+}

@@ -1,12 +1,33 @@
-"""Summoning (RB Summoning; content 5.2 K2, rulings 18-21, 30, 49) and placing monsters."""
+"""Summoning (RB Summoning; content 2.4 coven and pandemonium, 5.2 K2, rulings 18-21, 30, 49) and
+placing monsters.
+
+A leaf below the Rituals (rules/rituals.py and rituals_summons.py place their monsters here):
+Slime of Despair (R01), the one Ritual this module reads, is read from ``rituals_in_play``.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..board import BOARD
 from ..catalog import MONSTERS, STRONG_TYPES, STRONG_ZONES, WEAK_CAP, WEAK_TYPES
-from ..state import Work, cell_name, xy
-from . import rituals
+from ..state import State, Work, cell_name, xy
+from .effects import in_play
 from .movement import creature_may_enter
+
+SLIME_OF_DESPAIR = "R01"
+# Zorkal's summoning abilities (content 2.4): coven from level 2, pandemonium from level 3.
+COVEN_LEVEL = 2
+COVEN_EXTRA_WEAK = 1
+PANDEMONIUM_LEVEL = 3
+DAY_WEAK = 1  # RB Summoning: Day 1 weak; Night 2 weak or 1 strong
+NIGHT_WEAK = 2
+PANDEMONIUM_ZONES = ("crypt", "graveyard")  # besides the Dark Temple (content 2.4, 3.1)
+
+
+def bog_beasts_wait(s: State) -> bool:
+    """RB: a bog beast entering play waits a turn, unless Slime of Despair is in play (R01)."""
+    return not in_play(s, SLIME_OF_DESPAIR)
 
 
 def weak_count(w: Work, mtype: str) -> int:
@@ -28,23 +49,49 @@ def weak_cells(w: Work, mtype: str) -> list[int]:
     return free_cells(w, BOARD.zones[MONSTERS[mtype]["zone"]])
 
 
+def pandemonium(s: State) -> bool:
+    """zor.pandemonium (content 2.4): from level 3 the Keeper picks every strong monster's type
+    from those still in the bag (ruling 49), and may also summon into the Crypt and Graveyard."""
+    return s["zorkal"]["level"] >= PANDEMONIUM_LEVEL
+
+
 def strong_cells(w: Work) -> list[int]:
-    """Strong monsters go to the Dark Temple (RB)."""
+    """Strong monsters go to the Dark Temple (RB); with pandemonium also the Crypt and the
+    Graveyard (content 2.4)."""
+    zones = list(STRONG_ZONES)
+    if pandemonium(w.s):
+        zones += PANDEMONIUM_ZONES
     cells: list[int] = []
-    for zone in STRONG_ZONES:
+    for zone in zones:
         cells.extend(BOARD.zones[zone])
-    return free_cells(w, sorted(cells))
+    return free_cells(w, sorted(set(cells)))
+
+
+def bag_types(s: State) -> list[str]:
+    """The strong types still in the bag, in the catalogue order (ghost, mummy, vampire, gorgon:
+    the timeout default's order, content 5.10).  Only the Keeper's own listed actions and
+    prompt answers name them: the bag's contents are hidden (view.secrets)."""
+    return [t for t in STRONG_TYPES if s["bag"][t] > 0]
 
 
 def setup_allowance(w: Work) -> None:
-    """K2 allowances: Day 1 weak; Night 2 weak or 1 strong (RB; ruling 20); plus the pending
+    """K2 allowances: Day 1 weak; Night 2 weak or 1 strong (RB; ruling 20), and with coven
+    (Zorkal level 2+, content 2.4) 1 weak more whichever the night's option; plus the pending
     artifact bonuses, day or night (ruling 30)."""
-    night = w.s["k"] % 2 == 0
-    w.s["summon"] = {"weak": 2 if night else 1, "strong": 1 if night else 0, "exclusive": night}
+    s = w.s
+    night = s["k"] % 2 == 0
+    weak = NIGHT_WEAK + coven(s) if night else DAY_WEAK
+    s["summon"] = {"weak": weak, "strong": 1 if night else 0, "exclusive": night}
+
+
+def coven(s: State) -> int:
+    """zor.coven (content 2.4): at Night, from level 2, 1 weak summon more whichever the night's
+    option (ruling 20): 3 weak, or 1 strong and 1 weak, in either order."""
+    return COVEN_EXTRA_WEAK if s["zorkal"]["level"] >= COVEN_LEVEL else 0
 
 
 def summon_options(w: Work) -> list[tuple[str | None, int]]:
-    """(weak type or None for a strong draw, cell) pairs the Keeper may summon now."""
+    """(weak type or None for a strong summon, cell) pairs the Keeper may summon now."""
     s = w.s
     allow = s["summon"]
     out: list[tuple[str | None, int]] = []
@@ -57,14 +104,35 @@ def summon_options(w: Work) -> list[tuple[str | None, int]]:
     return out
 
 
-def place_monster(w: Work, mtype: str, cell: int, *, keeper_turn: bool, why: str) -> str:
+def summon_actions(w: Work, weak: bool, strong: bool) -> list[dict[str, Any]]:
+    """K2's listed actions (``actions.STEPS``): ``summon`` (a weak type and a cell) and
+    ``summon_strong`` (a cell; with pandemonium also the type, one action per type in the bag)."""
+    out: list[dict[str, Any]] = []
+    if not (weak or strong):
+        return out
+    picks = bag_types(w.s) if strong and pandemonium(w.s) else None
+    for mtype, cell in summon_options(w):
+        if mtype is not None:
+            if weak:
+                out.append({"type": "summon", "monster": mtype, "to": xy(cell)})
+        elif picks is not None:
+            out.extend({"type": "summon_strong", "monster": t, "to": xy(cell)} for t in picks)
+        elif strong:
+            out.append({"type": "summon_strong", "to": xy(cell)})
+    return out
+
+
+def place_monster(
+    w: Work, mtype: str, cell: int, *, keeper_turn: bool, why: str, acts_now: bool = False
+) -> str:
     """Put a new monster on the board.  A bog beast entering play during a Keeper turn waits:
-    no movement and no attack this Keeper turn (RB; ruling 21)."""
+    no movement and no attack this Keeper turn (RB; ruling 21), unless Slime of Despair is in
+    play or the card placing it says it acts (``acts_now``: Dark Fortress, R09)."""
     s = w.s
     mid = f"m{s['next_id']}"
     s["next_id"] += 1
     kind = MONSTERS[mtype]
-    waits = keeper_turn and kind.get("waits", False) and rituals.bog_beasts_wait(s)
+    waits = keeper_turn and not acts_now and kind.get("waits", False) and bog_beasts_wait(s)
     s["monsters"][mid] = {
         "type": mtype,
         "cell": cell,
@@ -103,13 +171,26 @@ def draw_strong(w: Work) -> str:
     raise AssertionError("bag count mismatch")
 
 
-def summon(w: Work, mtype: str | None, cell: int) -> None:
+def take_strong(w: Work, chosen: str | None) -> str:
+    """A strong token out of the bag: the chosen type (pandemonium, Ghostly Transformation;
+    ruling 49: only a type still in the bag), else drawn."""
+    if chosen is None:
+        return draw_strong(w)
+    bag = w.s["bag"]
+    assert bag[chosen] > 0, chosen
+    bag[chosen] -= 1
+    return chosen
+
+
+def summon(w: Work, mtype: str | None, cell: int, strong_type: str | None = None) -> None:
+    """One K2 summon: a weak ``mtype``, or (None) a strong one, of ``strong_type`` when the Keeper
+    picks it (pandemonium) or else drawn."""
     s = w.s
     allow = s["summon"]
     if mtype is not None:
         allow["weak"] -= 1
-        if allow["exclusive"]:
-            allow["strong"] = 0  # Night: 2 weak OR 1 strong (RB)
+        if allow["exclusive"] and NIGHT_WEAK + coven(s) - allow["weak"] > coven(s):
+            allow["strong"] = 0  # Night: 2 weak OR 1 strong (RB); coven's weak goes with either
         place_monster(w, mtype, cell, keeper_turn=True, why="summoned")
         return
     # The token is drawn only after the cell is chosen (ruling 18).  An artifact bonus is used
@@ -120,6 +201,8 @@ def summon(w: Work, mtype: str | None, cell: int) -> None:
     else:
         allow["strong"] -= 1
         if allow["exclusive"]:
-            allow["weak"] = 0
+            # The strong option: no weak summon but coven's one, if not made yet (ruling 20).
+            used = NIGHT_WEAK + coven(s) - allow["weak"]
+            allow["weak"] = max(0, coven(s) - used)
         why = "summoned at night"
-    place_monster(w, draw_strong(w), cell, keeper_turn=True, why=why)
+    place_monster(w, take_strong(w, strong_type), cell, keeper_turn=True, why=why)
