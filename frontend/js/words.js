@@ -9,10 +9,11 @@ export function seatLabel(table, seat) {
   return s ? s.label : titleCase(seat);
 }
 
-/** A seat's player as the table shows them: a bot is marked as one wherever its name appears. */
+/** A seat's player as the table shows them: a bot is marked as one wherever its name appears
+ * (the server names the bots it seats "Steady bot"…; a bot that named itself gets " · bot"). */
 export function playerName(s) {
   if (!s.player_name) return "";
-  return s.bot ? `🤖 ${s.player_name}` : s.player_name;
+  return s.bot && !/\bbot\b/i.test(s.player_name) ? `${s.player_name} · bot` : s.player_name;
 }
 
 /** Who sits at a seat, as a sentence's subject: "Hana (Almanor, Choros)", or the label of a free seat. */

@@ -163,3 +163,14 @@ def test_the_wheel_carries_the_games_data(tmp_path: Path) -> None:
     assert "backend/__main__.py" in names
     for game in ("dorasure", "dorn"):
         assert any(n.startswith(f"backend/games/{game}/data/") and n.endswith(".json") for n in names)
+
+
+def test_the_bots_run_as_their_own_service_with_the_workers_key() -> None:
+    """Issue 12: one bot runner service beside the workers, which start none of their own."""
+    services = compose()["services"]
+    app, bots = services["app"], services["bots"]
+    assert bots["image"] == app["image"] and bots["build"] == app["build"]
+    assert bots["command"][:4] == ["python", "-m", "backend", "bots"]
+    assert bots["command"][bots["command"].index("--server") + 1] == f"http://app:{one(final_stage(), 'EXPOSE')}"
+    assert bots["environment"]["DRAGONTABLE_BOT_KEY"] == app["environment"]["DRAGONTABLE_BOT_KEY"]
+    assert app["environment"]["DRAGONTABLE_BOT_RUNNERS"] == "0"
