@@ -15,7 +15,7 @@ from ..catalog import (
     level_for_xp,
 )
 from ..state import KEEPER, ZORKAL, Work, cell_name, discard_blessing, placed, seat_words, xy
-from . import obstacles, reach, tactics, variants
+from . import obstacles, reach, tactics, triggers, variants
 
 # ---------------------------------------------------------------------------------------
 # Blood, life, death
@@ -167,6 +167,10 @@ def damage_creature(w: Work, cid: str, n: int, by: str | None, why: str) -> bool
         h["xp"] += kind["xp"]
         text += f"; {HEROES[by]['name']} gains {kind['xp']} XP"
     w.emit("monster_killed", text + ".", monster=cid, type=m["type"], by=by, xp=kind["xp"] if by else 0)
+    if by is not None:
+        # Kill triggers (``rules/triggers.py``): combat spirit, Vargen's bites.
+        for bite in triggers.on_kill(w, by, m["type"]):
+            heal(w, by, 1, f"Vargen's {triggers.BITE_NAMES[bite]}")
     return True
 
 
@@ -190,6 +194,7 @@ def check_levels(w: Work) -> None:
                 level=new,
                 life=h["life"],
             )
+            triggers.on_level(w, hid)  # transmuted blood ends Ragnar's Rot (rag.blood)
 
 
 def finish(w: Work, result: str, reason: str) -> None:
@@ -294,9 +299,10 @@ def creature_attacks_allowed(w: Work, cid: str) -> int:
 
 def creature_may_target(w: Work, cid: str, hid: str) -> bool:
     """Creature targeting restrictions (content 3.3): an on-board hero, not in Argos or on the
-    Herbalist (ruling 36), within reach of the attack kind."""
+    Herbalist (ruling 36), not immune by its own ability (``triggers.shielded``: pike mastery,
+    avoid arrows, Kaerdrak's aura), within reach of the attack kind."""
     h = w.s["heroes"][hid]
-    if h["cell"] is None or h["cell"] in BOARD.safe:
+    if h["cell"] is None or h["cell"] in BOARD.safe or triggers.shielded(w, cid, hid):
         return False
     src = w.creature_cell(cid)
     if cid == ZORKAL:
@@ -336,18 +342,9 @@ def zorkal_attacks(level: int) -> int:
     return attacks
 
 
-def default_parries_open(w: Work, hid: str) -> list[int]:
-    """Unparried attacks on the hero in the default parry order (ruling 9): mummy attacks
-    first, then in declaration order."""
-    s = w.s
-    mine = [i for i, a in enumerate(s["attacks"]) if a["target"] == hid and not a["parried"]]
-    mummies = [i for i in mine if s["attacks"][i]["kind"] == "mummy"]
-    return mummies + [i for i in mine if i not in mummies]
-
-
 def resolve_attacks(w: Work) -> None:
     """K4.3: every unparried attack deals 1 (ruling 8), all together; a mummy hit makes the
-    hero Rotting; then deaths (ruling 12)."""
+    hero Rotting (never Ragnar L2+, ``rag.blood``); then deaths (ruling 12)."""
     s = w.s
     for a in s["attacks"]:
         if a["parried"]:
@@ -357,7 +354,7 @@ def resolve_attacks(w: Work) -> None:
         if h["life"] <= 0:
             continue
         hurt = lose_life(w, hid, 1, f"hit by {a['name']}")
-        if hurt and a["kind"] == "mummy" and not h["rot"]:
+        if hurt and a["kind"] == "mummy" and not h["rot"] and not triggers.rot_immune(w, hid):
             h["rot"] = True
             w.emit("hero_rotting", f"{HEROES[hid]['name']} is Rotting (Mummy Rot).", hero=hid)
     s["attacks"] = []

@@ -20,6 +20,7 @@ from . import tactics
 from .effects import BLESSING_CLASS
 
 ARGOS = frozenset(BOARD.zones["argos"])
+PUSH_HERO, PUSH_LEVEL = "vargen", 2  # var.push
 
 
 ICY_PRISON = "R03"  # the lasting effect rules/rituals.py records for the named heroes
@@ -96,6 +97,10 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     dist = {c: 0 for c in starts}
     result: dict[int, int] = {}
     queue = deque(starts)
+    # Vargen L2 push through (content 2.3 ``var.push``; ruling P5): through any figure, never
+    # stopping there; an occupied pad cell is crossed as a plain cell (no link).
+    push = hid == PUSH_HERO and hero["level"] >= PUSH_LEVEL
+    plain: set[int] = set()
     while queue:
         cell = queue.popleft()
         d = dist[cell]
@@ -103,7 +108,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
             if hero_may_stop(w, hid, cell):
                 result[cell] = d
             # A path ends on a token or a pad; it continues only through cells it may cross.
-            if cell in tokens or cell in BOARD.partner or cell in engaged:
+            if cell in tokens or (cell in BOARD.partner and cell not in plain) or cell in engaged:
                 continue
         if d >= limit:
             continue
@@ -116,13 +121,16 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
                 fid is not None
                 and fid != hid
                 and (w.is_creature(fid) or BOARD.terrain[n] not in PASS_THROUGH_TERRAIN)
+                and (not push or n in tokens)
             ):
                 continue
             partner = BOARD.partner.get(n)
             if partner is not None:
                 pf = occ.get(partner)
                 if pf is not None and pf != hid:
-                    continue
+                    if not push:
+                        continue
+                    plain.add(n)
             dist[n] = d + 1
             queue.append(n)
     for c in starts:

@@ -6,10 +6,23 @@ game past every step in which nobody owes a decision.
 from __future__ import annotations
 
 from ..board import BOARD
-from ..catalog import HEROES, MONSTERS, RULES, TIE_BREAK, hero_stat
+from ..catalog import MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
 from ..state import ZORKAL, MonsterState, Work
-from . import astral, combat, effects, rituals, spells, summoning, tactics, treasure, weapons
+from . import (
+    astral,
+    combat,
+    effects,
+    heal,
+    parries,
+    rituals,
+    spells,
+    summoning,
+    tactics,
+    treasure,
+    triggers,
+    weapons,
+)
 from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
@@ -121,9 +134,9 @@ def enter_phase(w: Work, phase: str) -> None:
             if h["cell"] is not None:
                 # Attacks per level, fixed when the phase opens (ruling 23), plus bonuses.
                 # Inexorable advance's shots in H2 are gone for H3 (content 2.3 gue.advance).
-                h["actions"] = (
-                    hero_stat(hid, "attacks", h["level"]) + h["bonus_actions"] - weapons.advance_spent(w, hid)
-                )
+                # Ragnar's fencing: +1 if he did not move (content 2.3 ``rag.fencing``).
+                bonus = h["bonus_actions"] + triggers.fencing(w, hid, h) - weapons.advance_spent(w, hid)
+                h["actions"] = hero_stat(hid, "attacks", h["level"]) + bonus
                 h["bonus_actions"] = 0
 
 
@@ -161,75 +174,20 @@ def end_keeper_phase(w: Work) -> None:
 
 
 def start_parries(w: Work) -> None:
-    """K4.2: a hero with more attacks on it than unused parries chooses which to parry; one with
-    at most that many parries them all (a parry is never worth keeping)."""
+    """K4.2 opens: the heroes' parries (``rules/parries.py``)."""
     s = w.s
-    w.s["phase"] = PARRIES
+    s["phase"] = PARRIES
     s["done"] = []
     s["cmds"] = {}
-    for hid in TIE_BREAK:
-        h = s["heroes"].get(hid)
-        if h is None:
-            continue
-        mine = [a for a in s["attacks"] if a["target"] == hid]
-        if mine and len(mine) <= h["parries"]:
-            for a in mine:
-                a["parried"] = True
-            h["parries"] -= len(mine)
-
-
-def parry_choices(w: Work, seat: str) -> dict[str, list[int]]:
-    """Hero -> attack indices it may still mark as parried (K4.2)."""
-    s = w.s
-    if seat in s["done"]:
-        return {}
-    out: dict[str, list[int]] = {}
-    for hid in s["seats"].get(seat, []):
-        h = s["heroes"][hid]
-        if h["parries"] <= 0:
-            continue
-        open_ = [i for i, a in enumerate(s["attacks"]) if a["target"] == hid and not a["parried"]]
-        if open_:
-            out[hid] = open_
-    return out
-
-
-def parry_seats(w: Work) -> list[str]:
-    return [seat for seat in w.s["seats"] if parry_choices(w, seat)]
-
-
-def parry(w: Work, seat: str, index: int) -> None:
-    s = w.s
-    a = s["attacks"][index]
-    a["parried"] = True
-    s["heroes"][a["target"]]["parries"] -= 1
-    w.emit(
-        "parry",
-        f"{HEROES[a['target']]['name']} parries an attack by {a['name']}.",
-        hero=a["target"],
-        attack=index,
-    )
-
-
-def finish_parries(w: Work, seat: str) -> None:
-    """The seat is done: remaining parries go by the default order (ruling 9)."""
-    s = w.s
-    for hid in s["seats"][seat]:
-        h = s["heroes"][hid]
-        while h["parries"] > 0:
-            open_ = combat.default_parries_open(w, hid)
-            if not open_:
-                break
-            parry(w, seat, open_[0])
-    s["done"].append(seat)
+    parries.start_parries(w)
 
 
 def resolve_and_end_keeper_turn(w: Work) -> None:
+    """K4.2 protecting hand, K4.3 the hits, K4.4 riposte (``rules/parries.py``; they may stop at
+    a question to Ragnar's seat, then ``settle`` comes back here), then K5."""
     s = w.s
     combat.check_levels(w)  # the end of the parries step (ruling V9)
-    combat.resolve_attacks(w)
-    combat.check_victory(w)
-    if s["outcome"] is not None:
+    if not parries.finish_attacks(w):
         return
     rituals.black_fountain_heal(w)  # K5.1 (content 5.2)
     # K5.2 chamber check (RB; ruling 28): all 14 chamber cells hold a figure.
@@ -334,15 +292,9 @@ def end_hero_phase(w: Work) -> None:
 
 def end_hero_turn(w: Work) -> None:
     s = w.s
-    # H4 Heal, hero by hero in tie-break order: fountains (not under Black Fountain, R02), Argos
-    # and the Herbalist heal 2 (RB; content 5.3).
-    for hid in TIE_BREAK:
-        h = s["heroes"].get(hid)
-        if h is None or h["cell"] is None:
-            continue
-        cell = h["cell"]
-        if (cell in BOARD.fountains and rituals.fountains_heal_heroes(s)) or cell in BOARD.safe:
-            combat.heal(w, hid, RULES["heal_location"], "healing place")
+    # H4 Heal (``rules/heal.py``): it may stop at Kaerdrak's question, then ``settle`` comes back.
+    if not heal.heal_phase(w):
+        return
     # H5: movement and action bonuses and Rubble expire.
     for h in s["heroes"].values():
         h["mv"] = [0, 0, 0]
@@ -370,7 +322,7 @@ def settle(w: Work) -> None:
                 return
             end_keeper_phase(w)
         elif phase == PARRIES:
-            if parry_seats(w):
+            if parries.parry_seats(w):
                 return
             resolve_and_end_keeper_turn(w)
         else:

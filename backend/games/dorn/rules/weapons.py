@@ -28,7 +28,7 @@ from backend.engine.core import Action
 from ..board import BOARD, WALL
 from ..catalog import HEROES, hero_stat
 from ..state import KEEPER, ZORKAL, PromptState, Work, cell_name, placed, xy
-from . import blocking, combat, movement, obstacles, reach, tactics, treasure
+from . import blocking, combat, movement, obstacles, reach, tactics, treasure, triggers
 from .effects import UNTIL_HERO_END
 from .prompts import PromptRule, ask
 
@@ -225,6 +225,8 @@ def _hit(w: Work, r: dict[str, Any], target: str) -> dict[str, Any]:
     what = basic["name"] if basic is not None else ABILITIES[with_]["name"]
     why = f"{HEROES[hid]['name']}'s {what}"
     damage = int(basic["damage"]) if basic is not None else 1
+    if _is_weapon(with_):
+        damage = triggers.weapon_damage(w, hid, target, damage)  # swamp huntress (rie.huntress)
     if target in w.s["obstacles"]:
         obstacles.damage(w, target, 1, hid, what)  # each hit deals 1 to an obstacle (content 6.3)
         return r
