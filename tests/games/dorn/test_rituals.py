@@ -29,7 +29,9 @@ def _offered(s: dict, card: str) -> bool:
 
 def _place(s: dict, mtype: str, x: int, y: int) -> tuple[dict, str]:
     out: list[str] = []
-    s = edit(s, lambda w: out.append(summoning.place_monster(w, mtype, c(x, y), keeper_turn=False, why="test")))
+    s = edit(
+        s, lambda w: out.append(summoning.place_monster(w, mtype, c(x, y), keeper_turn=False, why="test"))
+    )
     return s, out[0]
 
 
@@ -284,7 +286,10 @@ def test_r09_dark_fortress_places_two_weak_monsters_outside_the_chamber_that_act
     assert beast["wait"] is False  # bog beasts included (content 4.1, ruling 21)
     w = Work(s)
     turns.enter_phase(w, turns.MONSTER_MOVES)
-    assert next(m for m in w.s["monsters"].values() if m["type"] == "bogbeast")["mv"] == MONSTERS["bogbeast"]["move"]
+    assert (
+        next(m for m in w.s["monsters"].values() if m["type"] == "bogbeast")["mv"]
+        == MONSTERS["bogbeast"]["move"]
+    )
 
 
 def test_r09_needs_a_weak_type_below_its_cap():

@@ -22,7 +22,7 @@ from ..catalog import HEROES, MONSTERS, RITUALS, TIE_BREAK, ZORKAL_STATS
 from ..state import KEEPER, PromptState, State, Work, cell_name, xy
 from . import combat, obstacles, rituals_summons, variants
 from .effects import UNTIL_HERO_END, UNTIL_KEEPER_END, active, in_play
-from .movement import ICY_PRISON
+from .movement import ICY_PRISON as ICY_PRISON  # R03, read by movement and the determiniser
 from .prompts import PromptRule, ask
 from .summoning import SLIME_OF_DESPAIR as SLIME_OF_DESPAIR
 from .summoning import bog_beasts_wait as bog_beasts_wait  # R01, read where monsters are placed
