@@ -191,3 +191,46 @@ def test_the_bot_command_joins_a_seat_and_plays_it(server: ServerProcess, host: 
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+@pytest.mark.timeout(120)
+def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(server: ServerProcess, host: Api) -> None:
+    """Connected but idle: the turn clock answers once by default, then a bot plays the seat;
+    the person's next message to act (even one that is refused) hands the seat back."""
+    other = Api(server.base_url, "Hunter's person")
+    table = host.create_table("dorasure", TWO, turn_clock_seconds=5)
+    tid = table["id"]
+    ninja_token, hunter_token = host.join(tid, "ninja"), other.join(tid, "hunter")
+    host.start(tid)
+
+    def bot_moves(seat: str) -> list[dict[str, Any]]:
+        return [a for a in host.export(tid)["actions"] if a["seat"] == seat and a["action_id"].startswith("b")]
+
+    async def scenario() -> int:
+        ninja = WsClient(server.ws_url(tid), ninja_token)
+        hunter = WsClient(server.ws_url(tid), hunter_token)
+        await ninja.connect()
+        await hunter.connect()
+        await until_chat(hunter, "A bot is playing for Host", 20)  # the Ninja's clock ran out
+        for n in range(600):
+            if bot_moves("ninja"):
+                break
+            if "hunter" in hunter.to_act and hunter.legal:
+                await act_first(hunter, n)
+            else:
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the bot never played for the idle Ninja")
+        # The person is back: any act of theirs hands the seat back, whatever its answer.
+        await ninja.send({"type": "act", "seq": ninja.seq, "action_id": "p-back", "action": {"type": "end_turn"}})
+        await until_chat(hunter, "Host is back", 5)
+        back_at = hunter.seq
+        seats = httpx.get(f"{server.base_url}/api/tables/{tid}").json()["seats"]
+        assert all(s["stand_in"] is None for s in seats)
+        await asyncio.sleep(1.5)
+        await ninja.close()
+        await hunter.close()
+        return back_at
+
+    back_at = asyncio.run(scenario())
+    assert all(a["seq"] <= back_at for a in bot_moves("ninja"))
