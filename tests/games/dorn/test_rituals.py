@@ -449,3 +449,14 @@ def test_pandemonium_picks_the_reinforcements_strong_type():
     assert strong == set(STRONG_TYPES) and "strong" not in {a["monster"] for a in _answers(s)}
     s = act(s, KEEPER, {"type": "choose", "monster": "gorgon", "to": [7, 3]})
     assert _type_at(s, 7, 3) == "gorgon" and s["bag"] == {**bag, "gorgon": bag["gorgon"] - 1}
+
+
+def test_r10_thorny_portals_hurt_a_hero_teleporting_onto_a_pad_with_the_scroll():
+    """Content 4.5: "Thorny Portals + Scroll of Teleport / Almanor's teleport onto a pad: loses 1 life"."""
+    s = _hero_at(position("", phase="H2"), "choros", 7, 5)
+    s = edit(
+        s, lambda w: (w.s["heroes"]["choros"]["cards"].append("T15"), w.s["rituals_in_play"].append("R10"))
+    )
+    life = s["heroes"]["choros"]["life"]
+    s = act(s, seat_of(s, "choros"), {"type": "use_item", "hero": "choros", "card": "T15", "to": [5, 5]})
+    assert s["heroes"]["choros"]["cell"] == c(5, 5) and s["heroes"]["choros"]["life"] == life - 1

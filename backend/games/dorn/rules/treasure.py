@@ -14,7 +14,7 @@ from backend.engine.core import Action
 from ..board import BOARD
 from ..catalog import GATE_NEEDS, HEROES, MONSTERS, TREASURES
 from ..state import KEEPER, PromptState, Work, cell_name, placed, xy
-from . import combat, reach, summoning, tactics
+from . import combat, reach, rituals, summoning, tactics
 from .movement import creature_may_enter, hero_may_stop
 from .prompts import PromptRule, ask
 from .summoning import below_cap
@@ -210,7 +210,9 @@ def use_item(w: Work, action: dict[str, Any]) -> None:
         h["moved"] = True
         w.moved()
         w.emit("hero_teleported", f"{name} teleports to {cell_name(to)}.", hero=hid, cell=xy(to))
-        enter_cell(w, hid, to)
+        rituals.thorny_portals(w, hid, to, by_blessing=False)  # R10 (content 4.5: Scroll of Teleport)
+        if h["alive"]:
+            enter_cell(w, hid, to)
     combat.check_deaths(w)
 
 
