@@ -265,11 +265,26 @@ def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]
     for e in _since(events, "keeper_turn"):
         if e["kind"] == "icy_prison":  # R03: the named heroes, until the end of the next hero turn
             out[rituals.ICY_PRISON] = {"until": effects.UNTIL_HERO_END, "heroes": list(e["heroes"])}
+    out.update(_variant_marks(view, events))
     if view["phase"] not in (*KEEPER_PHASES, turns.PARRIES):
         return out
     played = {e["card"] for e in _since(events, "keeper_turn") if e["kind"] == "ritual_played"}
     if rituals.BLOODLUST in played:
         out[rituals.BLOODLUST] = effects.UNTIL_KEEPER_END
+    return out
+
+
+def _variant_marks(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]:
+    """This turn's Tactics and Flight and Real Day and Night marks (rules/tactics.py, rules/clock.py):
+    who fled (until the end of its side's turn) and which hero seats are out of time."""
+    keeper_turn = view["phase"] in (*KEEPER_PHASES, turns.PARRIES)
+    until = effects.UNTIL_KEEPER_END if keeper_turn else effects.UNTIL_HERO_END
+    out: dict[str, Any] = {}
+    for e in _since(events, "keeper_turn" if keeper_turn else "hero_turn"):
+        if e["kind"] == "figure_fled":
+            out["fled:" + e["figure"]] = until
+        elif e["kind"] == "time_up" and not keeper_turn:
+            out[turns.OUT_OF_TIME + e["seat"]] = effects.UNTIL_HERO_END
     return out
 
 

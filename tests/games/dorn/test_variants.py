@@ -322,3 +322,16 @@ def test_a_hero_on_a_pad_is_offered_the_artifact_on_the_other_cell():
     )
     s = act(s, seat_of(s, "ragnar"), {"type": "pick_up", "hero": "ragnar", "artifact": "axe"})
     assert s["artifacts"]["axe"] == {"cell": None, "carrier": "ragnar", "picked": True}
+
+
+def test_a_bots_sampled_state_keeps_this_turns_fled_and_out_of_time_marks():
+    # The determiniser (determinise.py) rebuilds them from the events the seat was sent.
+    s = position("Rr", (8, 8), split=[["ragnar"], ["almanor", "choros", "eleanor", "gor"]])
+    s = playing(s, tactics_and_flight=True, real_day_and_night=True)
+    seat = seat_of(s, "ragnar")
+    t = GAME.apply(s, seat, {"type": "move", "hero": "ragnar", "to": [7, 8]})
+    after = GAME.apply(t.state, "heroes_2", {"type": "time_up"})
+    events = [e.as_dict() for e in (*t.events, *after.events) if e.visible_to(seat)]
+    sampled = GAME.sample_state(GAME.view(after.state, seat), seat, Rng(seed_from_int(9)), events)
+    assert sampled["effects"] == after.state["effects"]
+    assert set(after.state["effects"]) == {"fled:ragnar", "time_up:heroes_2"}
