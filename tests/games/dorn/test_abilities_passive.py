@@ -457,3 +457,24 @@ def test_kae_touch_default_is_the_most_damaged_adjacent_hero():
     one = edit(s, lambda w: w.s["heroes"]["almanor"].update(life=3))
     done = end_turn(one)
     assert done["prompt"] is None and done["heroes"]["ragnar"]["life"] == 3
+
+
+def test_triggered_abilities_are_named_in_their_events_for_the_usage_tally():
+    from backend.engine.usage import usage_keys
+
+    s = level(position("rR", (11, 8), phase="K4"), "ragnar", 3, "K4")
+    declare = {"type": "attack", "figure": monster_at(s, 11, 8), "target": "ragnar"}
+    t = GAME.apply(s, "keeper", declare)  # the only attack: the step runs to its end
+    assert "ability:rag.riposte" in usage_keys(declare, t.events)
+    s = level(position("rV", (8, 8), phase="H3"), "vargen", 1, "H3", life=3)
+    action = {"type": "attack", "hero": "vargen", "with": "var.claws", "target": monster_at(s, 8, 8)}
+    t = GAME.apply(s, seat_of(s, "vargen"), action)
+    assert "ability:var.fresh" in usage_keys(action, t.events)
+    s = position("R", (11, 8), phase="H2")
+    seat = seat_of(s, "ragnar")
+    events = []
+    while s["phase"] == turns.HERO_MOVES:
+        who = next(o for o in sorted(GAME.to_act(s)) if o not in s["done"])
+        t = GAME.apply(s, who, {"type": "done"})
+        s, events = t.state, events + list(t.events)
+    assert seat and "ability:rag.fencing" in usage_keys({"type": "done"}, events)

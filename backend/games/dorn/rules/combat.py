@@ -109,9 +109,10 @@ def check_deaths(w: Work) -> None:
             )
 
 
-def heal(w: Work, hid: str, n: int, why: str) -> int:
+def heal(w: Work, hid: str, n: int, why: str, ability: str | None = None) -> int:
     """Heal up to ``n``, never above max life; from the supply, never from the Keeper's pool
-    (ruling 27).  Any healing removes Mummy Rot (content 3.2)."""
+    (ruling 27).  Any healing removes Mummy Rot (content 3.2).  ``ability``: the hero ability
+    that heals, named in the event (the simulator's usage tally)."""
     h = w.s["heroes"][hid]
     top = variants.max_life(w.s["options"], hid, h["level"])
     gained = max(0, min(n, top - h["life"]))
@@ -119,12 +120,14 @@ def heal(w: Work, hid: str, n: int, why: str) -> int:
     cured = h["rot"]
     h["rot"] = False
     if gained or cured:
+        named: dict[str, Any] = {"ability": ability} if ability is not None else {}
         w.emit(
             "hero_healed",
             f"{HEROES[hid]['name']} heals {gained} ({why})" + ("; the rot is gone" if cured else "") + ".",
             hero=hid,
             amount=gained,
             life=h["life"],
+            **named,
         )
     return gained
 
@@ -170,7 +173,7 @@ def damage_creature(w: Work, cid: str, n: int, by: str | None, why: str) -> bool
     if by is not None:
         # Kill triggers (``rules/triggers.py``): combat spirit, Vargen's bites.
         for bite in triggers.on_kill(w, by, m["type"]):
-            heal(w, by, 1, f"Vargen's {triggers.BITE_NAMES[bite]}")
+            heal(w, by, 1, f"Vargen's {triggers.BITE_NAMES[bite]}", bite)
     return True
 
 
@@ -354,8 +357,16 @@ def resolve_attacks(w: Work) -> None:
         if h["life"] <= 0:
             continue
         hurt = lose_life(w, hid, 1, f"hit by {a['name']}")
-        if hurt and a["kind"] == "mummy" and not h["rot"] and not triggers.rot_immune(w, hid):
-            h["rot"] = True
-            w.emit("hero_rotting", f"{HEROES[hid]['name']} is Rotting (Mummy Rot).", hero=hid)
+        if hurt and a["kind"] == "mummy" and not h["rot"]:
+            if triggers.rot_immune(w, hid):
+                w.emit(
+                    "rot_resisted",
+                    f"{HEROES[hid]['name']}'s transmuted blood resists the Mummy Rot.",
+                    hero=hid,
+                    ability="rag.blood",
+                )
+            else:
+                h["rot"] = True
+                w.emit("hero_rotting", f"{HEROES[hid]['name']} is Rotting (Mummy Rot).", hero=hid)
     s["attacks"] = []
     check_deaths(w)

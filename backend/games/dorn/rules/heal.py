@@ -44,9 +44,9 @@ def heal_phase(w: Work) -> bool:
         if (cell in BOARD.fountains and rituals.fountains_heal_heroes(s)) or cell in BOARD.safe:
             combat.heal(w, hid, RULES["heal_location"], "healing place")
         if hid == "guelin" and h["level"] >= REGEN_LEVEL:
-            combat.heal(w, hid, 1, "Guelin's regeneration")
+            combat.heal(w, hid, 1, "Guelin's regeneration", "gue.regen")
         if hid == "choros" and h["level"] >= EARTH_LEVEL and not h["moved"] and ACTED not in h["used"]:
-            combat.heal(w, hid, 2, "Choros's earth strength")
+            combat.heal(w, hid, 2, "Choros's earth strength", "cho.earth")
         h["used"].append(HEALED)
         if hid == KAERDRAK and not h["moved"]:
             choices = _kaerdrak_choices(w)
@@ -107,9 +107,9 @@ def _kaerdrak_heals(w: Work, choice: Action) -> None:
     k = w.s["heroes"][KAERDRAK]
     k["used"].append(choice["ability"])  # once per hero turn, one of the two (content 2.3)
     if choice["ability"] == VIRTUE:
-        combat.heal(w, KAERDRAK, 1, "Kaerdrak's virtue")
+        combat.heal(w, KAERDRAK, 1, "Kaerdrak's virtue", VIRTUE)
     else:
-        combat.heal(w, choice["hero"], 1, f"{HEROES[KAERDRAK]['name']}'s healing touch")
+        combat.heal(w, choice["hero"], 1, f"{HEROES[KAERDRAK]['name']}'s healing touch", TOUCH)
 
 
 def _answers(w: Work, p: PromptState) -> list[Action]:

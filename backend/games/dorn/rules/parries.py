@@ -13,6 +13,8 @@ again once the prompt is answered, and it goes on where it stopped.
 
 from __future__ import annotations
 
+from typing import Any
+
 from backend.engine.core import Action
 
 from ..catalog import HEROES, TIE_BREAK
@@ -79,7 +81,8 @@ def mark(w: Work, index: int, by: str) -> None:
         text = f"{name} parries an attack by {a['name']}."
     else:
         text = f"{name}'s protecting hand parries an attack by {a['name']} on {HEROES[a['target']]['name']}."
-    w.emit("parry", text, hero=a["target"], attack=index, by=by)
+    extra: dict[str, Any] = {} if by == a["target"] else {"ability": HAND}
+    w.emit("parry", text, hero=a["target"], attack=index, by=by, **extra)
 
 
 def finish_parries(w: Work, seat: str) -> None:
@@ -227,7 +230,13 @@ def _riposte(w: Work, cid: str, spent: bool = False) -> None:
     """K4.4: the creature takes 1 damage from Ragnar, who gets the XP (ruling 22)."""
     if not spent:
         _use(w, RIPOSTE)
-    w.emit("riposte", f"Ragnar ripostes: {w.creature_name(cid)} takes 1 damage.", hero=RAGNAR, target=cid)
+    w.emit(
+        "riposte",
+        f"Ragnar ripostes: {w.creature_name(cid)} takes 1 damage.",
+        hero=RAGNAR,
+        target=cid,
+        ability=RIPOSTE,
+    )
     combat.damage_creature(w, cid, 1, RAGNAR, "Ragnar's riposte")
     combat.check_victory(w)
 

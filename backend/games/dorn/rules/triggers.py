@@ -72,13 +72,29 @@ def manhattan(a: int, b: int) -> int:
 def fencing(w: Work, hid: str, h: HeroState) -> int:
     """``rag.fencing`` (content 2.2, 2.3): Ragnar gets +1 action in the Attack phase if he did not
     move this hero turn (ruling 38); counted when the phase opens (``turns.enter_phase``)."""
-    return 1 if hid == "ragnar" and not h["moved"] else 0
+    if hid != "ragnar" or h["moved"]:
+        return 0
+    w.emit(
+        "fencing",
+        f"{HEROES[hid]['name']} did not move: fencing gives him 1 more action this attack step.",
+        hero=hid,
+        ability="rag.fencing",
+    )
+    return 1
 
 
 def weapon_damage(w: Work, hid: str, cid: str, damage: int) -> int:
     """``rie.huntress`` (content 2.3): from L2 Riel's weapon attacks deal 2 to bog beasts."""
     monster = w.s["monsters"].get(cid) if hid == "riel" and _level(w, hid) >= 2 else None
-    return max(damage, 2) if monster is not None and monster["type"] == "bogbeast" else damage
+    if monster is None or monster["type"] != "bogbeast" or damage >= 2:
+        return damage
+    w.emit(
+        "swamp_huntress",
+        f"{HEROES[hid]['name']}'s swamp huntress: 2 damage to the bog beast.",
+        hero=hid,
+        ability="rie.huntress",
+    )
+    return 2
 
 
 def acted(h: HeroState) -> None:
@@ -118,6 +134,7 @@ def on_kill(w: Work, by: str, mtype: str) -> list[str]:
             f"Riel's combat spirit: 1 more action this attack step ({h['actions']} left).",
             hero=by,
             actions=h["actions"],
+            ability="rie.spirit",
         )
     if by != "vargen" or not (h["rot"] or h["life"] < max_life(s["options"], by, h["level"])):
         return []
@@ -131,7 +148,12 @@ def on_level(w: Work, hid: str) -> None:
     h = w.s["heroes"][hid]
     if hid == "ragnar" and h["level"] >= 2 and h["rot"]:
         h["rot"] = False
-        w.emit("rot_ended", f"{HEROES[hid]['name']}'s transmuted blood ends the Mummy Rot.", hero=hid)
+        w.emit(
+            "rot_ended",
+            f"{HEROES[hid]['name']}'s transmuted blood ends the Mummy Rot.",
+            hero=hid,
+            ability="rag.blood",
+        )
 
 
 def rot_immune(w: Work, hid: str) -> bool:
