@@ -236,7 +236,9 @@ class BotClient:
         # What the seat saw at this seq, taken now: the socket may bring more while the bot thinks.
         seen = self.seen
         assert seen.view is not None
-        self.deciding = asyncio.ensure_future(self._decide(seen.seq, seen.view, list(seen.legal), seen.all_events()))
+        self.deciding = asyncio.ensure_future(
+            self._decide(seen.seq, seen.view, list(seen.legal), seen.all_events())
+        )
 
     async def _decide(
         self, seq: int, view: dict[str, Any], legal: list[dict[str, Any]], events: list[dict[str, Any]]

@@ -34,7 +34,9 @@ def in_shard(table_id: str, shard: int, shards: int) -> bool:
 
 
 class Runner:
-    def __init__(self, server: str, key: str, *, shard: int = 0, shards: int = 1, parent: int | None = None) -> None:
+    def __init__(
+        self, server: str, key: str, *, shard: int = 0, shards: int = 1, parent: int | None = None
+    ) -> None:
         self.server = server.rstrip("/")
         self.key = key
         self.shard, self.shards = shard, shards
@@ -57,7 +59,9 @@ class Runner:
     async def _poll(self, http: httpx.AsyncClient) -> None:
         reply = await http.get("/api/bots/work", headers={"Authorization": f"Bearer {self.key}"})
         if reply.status_code != 200:
-            log.warning("the server refused the bot runner (%s): is DRAGONTABLE_BOT_KEY the same?", reply.status_code)
+            log.warning(
+                "the server refused the bot runner (%s): is DRAGONTABLE_BOT_KEY the same?", reply.status_code
+            )
             return
         for key, task in list(self.playing.items()):
             if task.done():

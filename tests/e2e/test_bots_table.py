@@ -24,7 +24,9 @@ HEROES = ["ninja", "hunter", "paladin"]
 def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("e2e_bots")
     env = {"DRAGONTABLE_BOT_RUNNERS": "1"}
-    srv = ServerProcess(f"sqlite:///{tmp / 'e2e.db'}", log_path=artifacts / "e2e-bots-server.log", env=env).start()
+    srv = ServerProcess(
+        f"sqlite:///{tmp / 'e2e.db'}", log_path=artifacts / "e2e-bots-server.log", env=env
+    ).start()
     yield srv
     srv.stop()
 
@@ -55,7 +57,9 @@ def test_one_person_and_two_bots_from_the_lobby(browser, server: ServerProcess, 
     wait_live(page)
 
     # The Ninja moves first: play the turn by clicking, until the turn is someone else's.
-    page.wait_for_function("() => { const t = window.__dt.table; return t.mustAct(t.activeSeat); }", timeout=60000)
+    page.wait_for_function(
+        "() => { const t = window.__dt.table; return t.mustAct(t.activeSeat); }", timeout=60000
+    )
     assert due_seat(page) == "ninja"
     turn_moves: dict[str, int] = {}
     done = []

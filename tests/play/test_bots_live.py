@@ -60,7 +60,9 @@ def test_a_table_of_bots_plays_to_the_end(host: Api, game: str, options: dict[st
     table = host.create_table(game, options)
     for seat in table["seats"]:
         table = add_bot(host, table["id"], seat["seat"], "steady" if seat["seat"] != "heroes_1" else "random")
-    assert all(s["bot"] for s in table["seats"]) and all(s["player_name"].endswith("bot") for s in table["seats"])
+    assert all(s["bot"] for s in table["seats"]) and all(
+        s["player_name"].endswith("bot") for s in table["seats"]
+    )
     host.start(table["id"])
     done = wait_finished(host, table["id"], 200)
     assert done["outcome"] is not None
@@ -194,7 +196,9 @@ def test_the_bot_command_joins_a_seat_and_plays_it(server: ServerProcess, host: 
 
 
 @pytest.mark.timeout(120)
-def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(server: ServerProcess, host: Api) -> None:
+def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(
+    server: ServerProcess, host: Api
+) -> None:
     """Connected but idle: the turn clock answers once by default, then a bot plays the seat;
     the person's next message to act (even one that is refused) hands the seat back."""
     other = Api(server.base_url, "Hunter's person")
@@ -204,7 +208,9 @@ def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(server: S
     host.start(tid)
 
     def bot_moves(seat: str) -> list[dict[str, Any]]:
-        return [a for a in host.export(tid)["actions"] if a["seat"] == seat and a["action_id"].startswith("b")]
+        return [
+            a for a in host.export(tid)["actions"] if a["seat"] == seat and a["action_id"].startswith("b")
+        ]
 
     async def scenario() -> int:
         ninja = WsClient(server.ws_url(tid), ninja_token)
@@ -222,7 +228,9 @@ def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(server: S
         else:
             raise AssertionError("the bot never played for the idle Ninja")
         # The person is back: any act of theirs hands the seat back, whatever its answer.
-        await ninja.send({"type": "act", "seq": ninja.seq, "action_id": "p-back", "action": {"type": "end_turn"}})
+        await ninja.send(
+            {"type": "act", "seq": ninja.seq, "action_id": "p-back", "action": {"type": "end_turn"}}
+        )
         await until_chat(hunter, "Host is back", 5)
         back_at = hunter.seq
         seats = httpx.get(f"{server.base_url}/api/tables/{tid}").json()["seats"]
