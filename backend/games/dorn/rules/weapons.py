@@ -262,6 +262,7 @@ def _block(w: Work, seat: str, p: PromptState, a: Action) -> None:
             hero=r["hero"],
             target=target,
             block=d["key"],
+            **({"ability": blocking.SINISTER_PARRY} if d["key"] == blocking.SINISTER_PARRY else {}),
         )
     else:
         w.emit(
@@ -318,6 +319,7 @@ def _advance(w: Work, seat: str, p: PromptState, a: Action) -> None:
         f"{HEROES[hid]['name']} advances to {cell_name(to)} (tactical advance).",
         hero=hid,
         cell=xy(to),
+        ability=ADVANCE,
     )
     tactics.after_move(w, hid, start, to)
     treasure.enter_cell(w, hid, to)
@@ -357,6 +359,7 @@ def _knife(w: Work, seat: str, p: PromptState, a: Action) -> None:
         f"Guelin throws his knife at {w.creature_name(a['target'])} (knife master).",
         hero=hid,
         attack=KNIFE,
+        ability=KNIFE,
         target=a["target"],
     )
     run(w, {"hero": hid, "with": KNIFE, "hits": [a["target"]], "killed": [], "then": None})
@@ -413,6 +416,7 @@ def _inexorable(w: Work, seat: str, p: PromptState, a: Action) -> None:
         f"Guelin shoots {name_of(w, a['target'])} with his short bow (inexorable advance).",
         hero=hid,
         attack=BOW,
+        ability=INEXORABLE,
         target=a["target"],
     )
     run(w, {"hero": hid, "with": BOW, "hits": [a["target"]], "killed": [], "then": INEXORABLE})
