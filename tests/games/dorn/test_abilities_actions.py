@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from backend.engine.core import IllegalAction
 from backend.games.dorn.catalog import MONSTERS
 from backend.games.dorn.rules import obstacles, rituals, turns
 from backend.games.dorn.state import ZORKAL, Work
@@ -448,3 +449,25 @@ def test_weapon_attacks_and_magic_missile_hit_obstacles_exorcism_does_not():
     assert legal(ch, seat_of(ch, "choros"), "attack") == [
         {"type": "attack", "hero": "choros", "with": "cho.axe", "target": oid}
     ]
+
+
+def test_spells_on_a_frenzied_zombie_are_never_blocked():
+    # R12: "Spells, items and cards cannot be cancelled."
+    s = edit(position("Gz", (9, 13), phase="H3"), lambda w: w.s["rituals_in_play"].append("R12"))
+    zombie = monster_at(s, 10, 13)
+    after = act(
+        s, seat_of(s, "gor"), {"type": "attack", "hero": "gor", "with": "gor.exorcism", "target": zombie}
+    )
+    assert after["prompt"] is None and zombie not in after["monsters"]
+
+
+def test_an_ability_out_of_reach_is_refused_with_its_rule():
+    s = position("A", (9, 13), phase="H3")
+    try:
+        GAME.validate(s, seat_of(s, "almanor"), ability("almanor", "alm.fireball", to=[14, 13]))
+    except IllegalAction as e:
+        assert e.code == "illegal_ability" and "ability" in e.message
+    else:
+        raise AssertionError("a fireball at magic distance 5 was accepted")
+    h2 = position("A", (9, 13), phase="H2")  # spells belong to the attack step
+    assert abilities(h2, "almanor") == []

@@ -232,7 +232,7 @@ def _regen(w: Work, a: Action) -> None:
     hid, other = a["hero"], a["other"]
     who = "himself" if other == hid else HEROES[other]["name"]
     _cast(w, hid, REGEN, f"Gor casts regeneration on {who}.", other=other)
-    combat.heal(w, other, ABILITIES[REGEN]["heal"], "Gor's regeneration")
+    combat.heal(w, other, ABILITIES[REGEN]["heal"], "Gor's regeneration", REGEN)
 
 
 def _aura(w: Work, a: Action) -> None:
@@ -240,7 +240,7 @@ def _aura(w: Work, a: Action) -> None:
     names = " and ".join(HEROES[o]["name"] for o in others)
     _cast(w, hid, AURA, f"Gor's healing aura touches {names}.", others=others)
     for o in others:
-        combat.heal(w, o, ABILITIES[AURA]["heal"], "Gor's healing aura")
+        combat.heal(w, o, ABILITIES[AURA]["heal"], "Gor's healing aura", AURA)
 
 
 def _apocalypse(w: Work, a: Action) -> None:
