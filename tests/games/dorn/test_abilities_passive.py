@@ -361,6 +361,9 @@ def test_var_push_through_figures_from_level_two_never_stopping_on_them():
     assert dests[c(7, 8)] == 2 and c(6, 8) not in dests
     after = act(s2, seat_of(s2, "vargen"), {"type": "move", "hero": "vargen", "to": [7, 8]})
     assert after["heroes"]["vargen"]["cell"] == c(7, 8) and sum(after["heroes"]["vargen"]["mv"]) == 5
+    # Not through a figure standing on a treasure token (ruling P5).
+    on_token = edit(s2, lambda w: w.s["tokens"].append(c(6, 8)))
+    assert movement.hero_destinations(Work(on_token, copy=False), "vargen").get(c(7, 8), 99) > 2
     # Never through an obstacle.
     blocked = edit(s2, lambda w: (w.s["monsters"].clear(), obstacles.place(w, c(6, 8), "cave_in")))
     assert movement.hero_destinations(Work(blocked, copy=False), "vargen").get(c(7, 8), 99) > 2
