@@ -283,13 +283,16 @@ def in_game_artifacts(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return {aid: info for aid, info in ARTIFACTS.items() if aid not in gone}
 
 
+# The Cave-in sites X1-X8 (content 1.4) by id, read once from the board data.
+_X_SITES = {
+    x["id"]: BOARD.idx(x["x"], x["y"]) for x in load_json("board.json")["specials"] if x["kind"] == "X"
+}
+
+
 def cave_in_sites() -> list[int]:
-    """The cells of the Cave-in sites X1-X8, in the data's order (content 1.4, 6.3)."""
-    by_id = {
-        x["id"]: BOARD.idx(x["x"], x["y"]) for x in load_json("board.json")["specials"] if x["kind"] == "X"
-    }
+    """The cells of the Cave-in sites, in the order data/variants.json lists them (content 6.3)."""
     sites: list[str] = VARIANTS[variants.CAVE_IN]["sites"]
-    return [by_id[x] for x in sites]
+    return [_X_SITES[x] for x in sites]
 
 
 # S11 Cave-in (content 6.3, 5.10): the Keeper's setup question, asked once per token.
