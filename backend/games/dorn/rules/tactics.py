@@ -24,6 +24,9 @@ from ..state import State, Work, cell_name
 from . import variants
 from .effects import UNTIL_HERO_END, UNTIL_KEEPER_END
 
+# The lasting effect of a figure that fled this turn: ``FLED + figure id`` (rules/effects.py).
+FLED = "fled:"
+
 
 def playing(s: State) -> bool:
     return variants.on(s["options"], variants.TACTICS)
@@ -59,7 +62,7 @@ def engaged(w: Work, fid: str, cell: int) -> bool:
 
 
 def fled(s: State, fid: str) -> bool:
-    return "fled:" + fid in s["effects"]
+    return FLED + fid in s["effects"]
 
 
 def may_attack(s: State, fid: str) -> bool:
@@ -82,7 +85,7 @@ def after_move(w: Work, fid: str, start: int, end: int) -> None:
         return
     hero = w.is_hero(fid)
     if engaged(w, fid, start) and not fled(s, fid):
-        s["effects"]["fled:" + fid] = UNTIL_HERO_END if hero else UNTIL_KEEPER_END
+        s["effects"][FLED + fid] = UNTIL_HERO_END if hero else UNTIL_KEEPER_END
         no = "no weapon attacks or spells this hero turn" if hero else "no attacks this Keeper turn"
         w.emit(
             "figure_fled",
