@@ -22,7 +22,9 @@ What is rebuilt from the events, because the view does not show it: the strong t
 seen (``seen_strong``), the next monster id, which creatures moved this Keeper turn (a vampire
 takes bat form only before its first step), extra attacks bought before the attack step (an
 item, Battle Fervour), what is left of a Swiftness bonus in its own move class, the lasting
-effects of this turn's cards (Bloodlust), and each seat's take-backs of *done* in the open step.
+effects of this turn's cards and abilities (``_effects``: Bloodlust, Icy Prison, fled figures,
+time run out, blocks and the protecting hand spent, inexorable advance), the id counter that
+monsters and obstacles share, and each seat's take-backs of *done* in the open step.
 An Aegis (B08, with the Keeper turn it protects in), a hero away on an Astral Journey (B01, with
 the cell it left) and every open or queued prompt (Tremor, Discord, the astral return) are public
 and come back from the view.
@@ -42,9 +44,10 @@ from backend.engine.rng import Rng
 
 from .board import BOARD
 from .catalog import BAG, BLESSINGS, MONSTERS, RITUALS, TREASURES
-from .rules import blessings, combat, effects, rituals, turns
+from .rules import blessings, combat, effects, parries, rituals, turns, weapons
 from .rules.turns import HERO_PHASES, KEEPER_PHASES, TAKE_BACKS
 from .state import (
+    KEEPER,
     ZORKAL,
     HeroState,
     MonsterState,
@@ -56,6 +59,7 @@ from .state import (
 )
 
 Event = Mapping[str, Any]
+FLED = "fled:"  # rules/tactics.py: a figure that fled this turn (Tactics and Flight, content 6.4)
 HERO_STEPS = (turns.BLESSINGS, turns.HERO_MOVES)  # extra attacks bought here wait for the attack step
 KEEPER_MOVED = (
     turns.MONSTER_MOVES,
@@ -90,7 +94,7 @@ def sample_state(view: Mapping[str, Any], seat: str | None, rng: Rng, events: Se
         "heroes": {hid: _hero(view, hid, h, hands[hid], events) for hid, h in view["heroes"].items()},
         "seats": {k: list(v) for k, v in view["seats"].items()},
         "monsters": monsters,
-        "next_id": _next_id(monsters, events),
+        "next_id": _next_id(view, monsters, events),
         "tokens": [BOARD.idx(*c) for c in view["tokens"]],
         "artifacts": {
             aid: {"cell": _cell(a["cell"]), "carrier": a["carrier"], "picked": a["picked"]}
@@ -254,37 +258,43 @@ def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Mon
 
 
 def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]:
-    """Lasting effects of the cards played this turn (rules/effects.py): Bloodlust (R04) until the
-    end of the Keeper turn it was played in; each Aegis (B08), whose Keeper turn the view shows;
-    Icy Prison (R03) from its event, until the end of the hero turn after it."""
+    """Lasting effects (rules/effects.py) back from the view and this turn's events: each Aegis
+    (B08), whose Keeper turn the view shows; the Icy Prison (R03) from its K1 to H5; in the Keeper
+    turn, Bloodlust (R04), the creatures that fled (Tactics and Flight) and, in the parry step, the
+    attack Ragnar's protecting hand parried; in the hero turn, the heroes that fled, the seats
+    whose time ran out (Real Day and Night), the blocks spent (Zombie Frenzy, sinister parry) and
+    the actions Guelin's inexorable advance spent."""
     out: dict[str, Any] = {
         combat.aegis_key(hid): {"until": effects.UNTIL_KEEPER_END, "k": h["aegis"]}
         for hid, h in view["heroes"].items()
         if h.get("aegis") is not None
     }
+    phase = view["phase"]
     for e in _since(events, "keeper_turn"):
-        if e["kind"] == "icy_prison":  # R03: the named heroes, until the end of the next hero turn
+        if e["kind"] == "icy_prison":
             out[rituals.ICY_PRISON] = {"until": effects.UNTIL_HERO_END, "heroes": list(e["heroes"])}
-    out.update(_variant_marks(view, events))
-    if view["phase"] not in (*KEEPER_PHASES, turns.PARRIES):
+    if phase in (*KEEPER_PHASES, turns.PARRIES):
+        for e in _since(events, "keeper_turn"):
+            kind = e["kind"]
+            if kind == "ritual_played" and e["card"] == rituals.BLOODLUST:
+                out[rituals.BLOODLUST] = effects.UNTIL_KEEPER_END
+            elif kind == "figure_fled":
+                out[FLED + e["figure"]] = effects.UNTIL_KEEPER_END
+            elif kind == "parry" and e.get("ability") == parries.HAND and phase == turns.PARRIES:
+                out[parries.HAND_PARRY] = {"until": effects.UNTIL_KEEPER_END, "attack": e["attack"]}
         return out
-    played = {e["card"] for e in _since(events, "keeper_turn") if e["kind"] == "ritual_played"}
-    if rituals.BLOODLUST in played:
-        out[rituals.BLOODLUST] = effects.UNTIL_KEEPER_END
-    return out
-
-
-def _variant_marks(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]:
-    """This turn's Tactics and Flight and Real Day and Night marks (rules/tactics.py, rules/clock.py):
-    who fled (until the end of its side's turn) and which hero seats are out of time."""
-    keeper_turn = view["phase"] in (*KEEPER_PHASES, turns.PARRIES)
-    until = effects.UNTIL_KEEPER_END if keeper_turn else effects.UNTIL_HERO_END
-    out: dict[str, Any] = {}
-    for e in _since(events, "keeper_turn" if keeper_turn else "hero_turn"):
-        if e["kind"] == "figure_fled":
-            out["fled:" + e["figure"]] = until
-        elif e["kind"] == "time_up" and not keeper_turn:
+    spent = 0
+    for e in _since(events, "hero_turn"):
+        kind = e["kind"]
+        if kind == "figure_fled":
+            out[FLED + e["figure"]] = effects.UNTIL_HERO_END
+        elif kind == "time_up" and e["seat"] != KEEPER:
             out[turns.OUT_OF_TIME + e["seat"]] = effects.UNTIL_HERO_END
+        elif kind == "attack_blocked":
+            out[e["block"]] = effects.UNTIL_HERO_END
+        elif kind == "hero_attack" and e.get("ability") == weapons.INEXORABLE:
+            spent += 1
+            out[weapons.INEXORABLE] = {"until": effects.UNTIL_HERO_END, "spent": spent}
     return out
 
 
@@ -292,9 +302,14 @@ def _index_of_last(events: Sequence[Event], kind: str) -> int:
     return max((i for i, e in enumerate(events) if e["kind"] == kind), default=len(events))
 
 
-def _next_id(monsters: Mapping[str, Any], events: Sequence[Event]) -> int:
-    ids = [int(m[1:]) for m in monsters]
-    ids += [int(e["monster"][1:]) for e in events if e["kind"] == "monster_placed"]
+def _next_id(view: Mapping[str, Any], monsters: Mapping[str, Any], events: Sequence[Event]) -> int:
+    """Monsters ("m7") and obstacles ("o8", rules/obstacles.py) draw their ids from one counter."""
+    ids = [int(m[1:]) for m in monsters] + [int(o[1:]) for o in view["obstacles"]]
+    for e in events:
+        if e["kind"] == "monster_placed":
+            ids.append(int(e["monster"][1:]))
+        elif e["kind"] == "obstacle_placed":
+            ids.append(int(e["obstacle"][1:]))
     return max(ids, default=0) + 1
 
 
