@@ -56,8 +56,13 @@ class Seen:
     # seq -> the events this seat was sent with that update (0: the setup).
     events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
+    # Every seq below this one is in ``events`` (a long game is not rescanned on every frame).
+    _held: int = 0
+
     def complete(self) -> bool:
-        return all(k in self.events for k in range(self.seq + 1))
+        while self._held <= self.seq and self._held in self.events:
+            self._held += 1
+        return self._held > self.seq
 
     def all_events(self) -> list[dict[str, Any]]:
         return [e for k in range(self.seq + 1) for e in self.events[k]]
