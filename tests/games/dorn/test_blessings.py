@@ -4,6 +4,7 @@ B1-B5) on exact positions; B02, B03, B06, B07, B09, B12 are in test_cards.py."""
 from __future__ import annotations
 
 from backend.engine.rng import Rng, seed_from_int
+from backend.games.dorn.board import BOARD
 from backend.games.dorn.catalog import MONSTERS, hero_stat
 from backend.games.dorn.rules import combat, summoning, turns
 from backend.games.dorn.state import KEEPER, ZORKAL, Work
@@ -222,6 +223,30 @@ def test_b01_ruling_b1_an_away_hero_is_alive_and_if_rot_kills_it_artifacts_fall_
     assert not h["alive"] and h["cell"] is None and h["away"] is None
     assert s["artifacts"]["star_orb"] == {"cell": c(12, 9), "carrier": None, "picked": False}
     assert s["outcome"]["result"] == "keeper_wins"
+
+
+def _chamber_but_one(s: dict) -> dict:
+    """Weak monsters on 13 of the 14 chamber cells (under each type's cap of 8), Almanor on the
+    last, (14,4)."""
+
+    def fill(w: Work) -> None:
+        cells = [cell for cell in sorted(BOARD.chamber) if cell != c(14, 4)]
+        for i, cell in enumerate(cells):
+            mtype = ("zombie", "rat", "skeleton", "bogbeast")[i % 4]
+            summoning.place_monster(w, mtype, cell, keeper_turn=False, why="test")
+
+    return _set(edit(s, fill), "almanor", cell=c(14, 4))
+
+
+def test_b01_an_away_hero_does_not_fill_the_chamber():
+    s = _chamber_but_one(position("", phase="H1"))
+    s, seat = _bless(s, "almanor", "B01")
+    stayed = _until(
+        act(s, seat, {"type": "done"}), lambda st: st["k"] == 2 and st["phase"] == turns.HERO_MOVES
+    )
+    assert stayed["fill"] == 1  # she counted where she stood (ruling 28)
+    away = _until(_play(s, seat, "almanor", "B01"), lambda st: st["prompt"] is not None)
+    assert away["k"] == 2 and away["fill"] == 0 and away["prompt"]["kind"] == "astral_return"
 
 
 # -- B10 Blink, B11 Rescue -------------------------------------------------------------------
