@@ -135,14 +135,18 @@ class BotClient:
     async def _session(self) -> None:
         async with websockets.connect(ws_url(self.server, self.table_id), max_size=2**24) as ws:
             self._ws = ws
-            # Resync from the last seq only when the events up to it are all here.
-            last = self.seen.seq if self.seen.seq >= 0 and self.seen.complete() else None
-            await self._send({"type": "hello", "seat_token": self.token, "last_seq": last})
-            async for text in ws:
-                self._on_message(json.loads(text))
-                if self._done is not None and self._done.done():
-                    return
-        self._ws = None
+            try:
+                # Resync from the last seq only when the events up to it are all here.
+                last = self.seen.seq if self.seen.seq >= 0 and self.seen.complete() else None
+                await self._send({"type": "hello", "seat_token": self.token, "last_seq": last})
+                async for text in ws:
+                    self._on_message(json.loads(text))
+                    if self._done is not None and self._done.done():
+                        return
+            finally:
+                # A decision that ends while the socket is down keeps its answer to itself: the
+                # next welcome says where the table is, and the bot decides again from there.
+                self._ws = None
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """A task held until it ends (asyncio keeps only weak references to tasks)."""

@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
+from backend.botplay.client import BotClient
+
 from ..server_fixtures import ROOT, Api, ServerProcess, WsClient
 
 SHORT_DORN = {"hero_seats": 1, "round_limit": 2, "phase_action_limit": 40, "take_back_limit": 1,
@@ -258,3 +260,37 @@ def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(
 
     back_at = asyncio.run(scenario())
     assert all(a["seq"] <= back_at for a in bot_moves("ninja"))
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_whose_socket_drops_mid_decision_reconnects_and_plays_on(
+    server: ServerProcess, host: Api
+) -> None:
+    """The bot's own connection is cut while it thinks, three times: it says hello again with
+    its last seq, drops the answer it was working out if the table moved, and the game ends
+    with every seq committed once."""
+    table = host.create_table("dorasure", TWO, bot_seconds=0.2)
+    tid = table["id"]
+    tokens = {seat: host.join(tid, seat) for seat in ("ninja", "hunter")}
+    host.start(tid)
+
+    async def scenario() -> tuple[str, str, int]:
+        strong = BotClient(server.base_url, tid, "hunter", "strong", tokens["hunter"])
+        steady = BotClient(server.base_url, tid, "ninja", "steady", tokens["ninja"])
+        runs = [asyncio.create_task(strong.run()), asyncio.create_task(steady.run())]
+        cuts = 0
+        while cuts < 3 and not runs[0].done():
+            await asyncio.sleep(0.01)
+            if strong.deciding is not None and strong._ws is not None:
+                await strong._ws.close()
+                cuts += 1
+                await asyncio.sleep(0.5)
+        why = await asyncio.wait_for(asyncio.gather(*runs), 90)
+        return why[0], why[1], cuts
+
+    strong_why, steady_why, cuts = asyncio.run(scenario())
+    assert (strong_why, steady_why) == ("finished", "finished") and cuts == 3
+    record = host.export(tid)
+    assert record["complete"] and [a["seq"] for a in record["actions"]] == list(
+        range(1, len(record["actions"]) + 1)
+    )
