@@ -332,14 +332,15 @@ def test_b04_tremor_moves_monsters_within_twelve_up_to_two_steps_in_any_order():
     p = s["prompt"]
     assert p["kind"] == "tremor" and p["seat"] == seat and set(p["data"]["left"]) == {rat, ghost}
     answers = legal(s, seat)
-    assert answers[0] == {"type": "choose"} and GAME.default_action(s, seat) == {"type": "choose"}
-    rat_to = {tuple(a["to"]) for a in answers if a.get("figure") == rat}
+    stop = {"type": "choose", "skip": True}
+    assert answers[0] == stop and GAME.default_action(s, seat) == stop
+    rat_to = {tuple(a["to"]) for a in answers if a.get("monster") == rat}
     assert rat_to == {(12, 12), (12, 13), (11, 12), (13, 12)}  # never through Almanor
-    assert not [a for a in answers if a.get("figure") == ZORKAL]  # cloak (content 2.4)
-    s = act(s, seat, {"type": "choose", "figure": ghost, "to": [13, 8]})
+    assert not [a for a in answers if a.get("monster") == ZORKAL]  # cloak (content 2.4)
+    s = act(s, seat, {"type": "choose", "monster": ghost, "to": [13, 8]})
     assert s["monsters"][ghost]["cell"] == c(13, 8)
     assert s["prompt"]["data"]["left"] == [rat]  # each monster once
-    s = act(s, seat, {"type": "choose"})
+    s = act(s, seat, stop)
     assert s["prompt"] is None and s["monsters"][rat]["cell"] == c(12, 11)
 
 
@@ -366,10 +367,10 @@ def test_b05_discord_each_strong_monster_strikes_a_weak_neighbour_xp_to_the_user
     s = _play(s, seat, "almanor", "B05")
     p = s["prompt"]
     assert p["kind"] == "discord" and set(p["data"]["left"]) == {mummy, ghost}
-    pairs = {(a["figure"], a["target"]) for a in legal(s, seat) if a["type"] == "choose"}
+    pairs = {(a["monster"], a["target"]) for a in legal(s, seat) if a["type"] == "choose"}
     assert pairs == {(mummy, bog), (mummy, zombie), (ghost, rat)}
     # The mummy's 2 kill the bog beast; then the ghost's only strike needs no question.
-    s = act(s, seat, {"type": "choose", "figure": mummy, "target": bog})
+    s = act(s, seat, {"type": "choose", "monster": mummy, "target": bog})
     assert bog not in s["monsters"] and rat not in s["monsters"] and s["monsters"][zombie]["dmg"] == 0
     assert s["prompt"] is None and mummy in s["monsters"] and ghost in s["monsters"]
     assert s["heroes"]["almanor"]["xp"] == MONSTERS["bogbeast"]["xp"] + MONSTERS["rat"]["xp"]

@@ -279,22 +279,22 @@ def _tremor_next(w: Work, seat: str, hid: str, left: list[str]) -> None:
 
 
 def _tremor_answers(w: Work, p: PromptState) -> list[Action]:
-    """Stop first (the default: 0 steps for every monster left, content 5.10), then each
-    monster's destinations within 2 steps by the monsters' movement rules."""
+    """Stop first (``skip``; the default: 0 steps for every monster left, content 5.10), then
+    each monster's destinations within 2 steps by the monsters' movement rules."""
     monsters = w.s["monsters"]
-    out: list[Action] = [{"type": "choose"}]
+    out: list[Action] = [{"type": "choose", "skip": True}]
     for mid in _tremor_left(w, p["data"]["left"]):
         dests = creature_destinations(w, mid, monsters[mid]["cell"], TREMOR_STEPS)
-        out += [{"type": "choose", "figure": mid, "to": xy(c)} for c in sorted(dests)]
+        out += [{"type": "choose", "monster": mid, "to": xy(c)} for c in sorted(dests)]
     return out
 
 
 def _tremor_move(w: Work, seat: str, p: PromptState, a: Action) -> None:
     hid = p["data"]["hero"]
-    if "figure" not in a:
+    if a.get("skip"):
         w.emit("tremor_ends", f"The Tremor of {HEROES[hid]['name']} dies down.", hero=hid)
         return
-    mid = a["figure"]
+    mid = a["monster"]
     m = w.monster(mid)
     start, to = m["cell"], BOARD.idx(*a["to"])
     w.relocate(mid, start, to)
@@ -376,11 +376,12 @@ def _strike(w: Work, hid: str, strong: str, weak: str) -> None:
 
 
 def _discord_answers(w: Work, p: PromptState) -> list[Action]:
-    return [{"type": "choose", "figure": a, "target": b} for a, b in _discord_pairs(w, p["data"]["left"])]
+    """The strong monster that strikes (``monster``) and its weak neighbour (``target``)."""
+    return [{"type": "choose", "monster": a, "target": b} for a, b in _discord_pairs(w, p["data"]["left"])]
 
 
 def _discord_strike(w: Work, seat: str, p: PromptState, a: Action) -> None:
-    hid, strong = p["data"]["hero"], a["figure"]
+    hid, strong = p["data"]["hero"], a["monster"]
     _strike(w, hid, strong, a["target"])
     _discord_next(w, seat, hid, [x for x in p["data"]["left"] if x != strong])
 
