@@ -12,6 +12,11 @@ same-sized message out to the table's connections) is driven the same way as
 the floor.  Prints actions/s, action → last-recipient latency p50/p99, server
 CPU µs per action (utime+stime of the server pid from /proc) and the ratio to
 the floor, and writes them into the "Server" section of bench/README.md.
+
+``--bots LEVEL`` (issue 12) plays every seat with a bot of that level instead, each one a
+``BotClient`` (backend/botplay/client.py) speaking the public protocol like a browser: the
+run then reports actions/s and server CPU per action with bots deciding (no floor, no
+latency, nothing written).
 """
 
 from __future__ import annotations
@@ -151,6 +156,39 @@ class Pacer:
             await asyncio.sleep(self.next_at - now)
         # Behind schedule (the server is slower than the offered rate): do not try to catch up.
         self.next_at = max(self.next_at, time.perf_counter() - interval) + interval
+
+
+async def drive_bots(base: str, ws_base: str, game: str, options: dict[str, Any], level: str,
+                     phase: Phase, stats: Stats) -> None:  # fmt: skip
+    """Tables whose every seat is a bot over the real protocol; a spectator counts the actions."""
+    from backend.botplay.client import BotClient
+
+    api = await asyncio.to_thread(Api, base, "bench")
+    first = True
+    while not phase.stop:
+        table = await asyncio.to_thread(api.create_table, game, options)
+        tokens = {
+            s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
+        }
+        await asyncio.to_thread(api.start, table["id"])
+        watcher = await websockets.connect(f"{ws_base}/ws/tables/{table['id']}", max_size=2**24)
+        await watcher.send(json.dumps({"type": "hello", "seat_token": None}))
+        clients = [BotClient(base, table["id"], seat, level, token) for seat, token in tokens.items()]
+        runs = [asyncio.create_task(c.run()) for c in clients]
+        if first:
+            phase.playing += 1
+            first = False
+        try:
+            async for text in watcher:
+                if HEAD.match(text) and phase.measuring:
+                    stats.actions += 1
+                if phase.stop or '"type": "finished"' in text or '"type":"finished"' in text:
+                    break
+        except websockets.ConnectionClosed:
+            pass
+        for run in runs:
+            run.cancel()
+        await watcher.close()
 
 
 async def drive_server(base: str, ws_base: str, game: str, options: dict[str, Any], spectators: int,
@@ -295,16 +333,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     phase = Phase(interval)
     try:
         options = game_options(args.game, args.seats, args.seed)
-        drivers = [
-            drive_server(server.base_url, server.base_url.replace("http", "ws"), args.game, options,
-                         args.spectators, phase, stats, random.Random(rnd.random()))
-            for _ in range(args.tables)
-        ]  # fmt: skip
+        ws_base = server.base_url.replace("http", "ws")
+        if args.bots:
+            drivers = [drive_bots(server.base_url, ws_base, args.game, options, args.bots, phase, stats)
+                       for _ in range(args.tables)]  # fmt: skip
+        else:
+            drivers = [
+                drive_server(server.base_url, ws_base, args.game, options,
+                             args.spectators, phase, stats, random.Random(rnd.random()))
+                for _ in range(args.tables)
+            ]  # fmt: skip
         elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, phase)
     finally:
         server.stop()
     real = stats.summary(elapsed)
     real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
+    if args.bots:
+        for key in ("p50_ms", "p99_ms"):  # the bots time nothing: they decide when they see fit
+            real.pop(key)
+        return {"game": args.game, "tables": args.tables, "seats": args.seats, "bots": args.bots,
+                "seconds": args.seconds, "server": real, "cores": os.cpu_count(),
+                "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}  # fmt: skip
 
     # The floor: same tables, connections and frame size, no rules and no database.
     size = args.frame_bytes or sample_frame_size(tmp / "bench.db")
@@ -391,11 +440,13 @@ def main() -> int:
         help="offered actions/s over all tables (default 0: closed loop, each table acts as soon as "
         "everyone has the previous update, which measures capacity; latency is then 50 tables / throughput)",
     )
+    p.add_argument("--bots", choices=("random", "steady", "strong"), default=None,
+                   help="every seat a bot of this level over the public protocol (prints only)")  # fmt: skip
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
-    if not args.no_write:
+    if not args.no_write and not args.bots:
         write_readme(result)
     return 0
 
