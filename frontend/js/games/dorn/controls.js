@@ -119,7 +119,7 @@ function heroCard(kit, view, id, hero, { due, mine, current }, { connected, tabl
   const used = (hero.used || []).map((u) => abilityName(stat, id, String(u)));
   const carried = Object.entries(view.artifacts || {}).filter(([, a]) => a.carrier === id).map(([aid]) => names.artifactName(aid));
   const items = Array.isArray(hero.cards) ? hero.cards : null;
-  const flags = [!hero.alive && "dead", hero.rot && "mummy rot", hero.rubble && "in rubble", hero.item_used && "item used"].filter(Boolean);
+  const flags = [!hero.alive && "dead", hero.rot && "mummy rot", hero.rubble && "in rubble", hero.item_used && "item used", hero.away && "away on an Astral Journey", hero.aegis != null && "under Aegis"].filter(Boolean);
   const next = (stat.level_xp || [])[level];
   const stats = [kv("Level", level), kv("XP", next !== undefined ? `${hero.xp ?? 0}/${next}` : hero.xp ?? 0)];
   if (view.phase === "H2") stats.push(kv("Move", hero.move_left ?? 0));

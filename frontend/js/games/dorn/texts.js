@@ -158,7 +158,7 @@ export function legendEntries(markerLabel) {
     ["lit", "move", "Yellow dashed cell", "where the picked figure can go"],
     ["lit", "summon", "Red dashed cell", "where the Keeper can summon or place"],
     ["ring", "target", "Red crosshair", "a target of the picked figure, ability or card"],
-    ["badge", "effect", "Blue star", "a lasting effect lies on the figure (Frozen, Aegis, Icy Prison...): hover it for which"],
+    ["badge", "effect", "Blue star", "a lasting effect of a spell or a card lies on the figure: hover it for which"],
     ["fig", "obstacle", "Rock heap / wall", "an obstacle: a cave-in (rock heap) or a barrier (wall), with its life; it blocks movement and sight"],
   ];
 }
@@ -182,6 +182,18 @@ export function effectEntries(stat, names, view) {
   const out = [];
   for (const card of view?.rituals_in_play || []) {
     out.push({ source: card, figures: [], label: names.cardName(card), text: cardLine(stat, card) });
+  }
+  // Aegis (B08) as the view shows it on each hero: the Keeper turn it protects the hero in
+  // (the engine's effect key is "B08:<hero>", rules/combat.py aegis_key).
+  for (const [hid, hero] of Object.entries(view?.heroes || {})) {
+    if (hero.aegis === null || hero.aegis === undefined) continue;
+    const name = cardEntry(stat, "B08")?.card.name || "Aegis";
+    out.push({ source: "B08", figures: [hid], label: `${name} on ${names.heroName(hid)}`, text: `${cardLine(stat, "B08")} (Keeper turn ${hero.aegis})` });
+  }
+  // Monsters the view marks Frozen (Almanor's blizzard: no move, no attack next Keeper turn).
+  for (const [mid, m] of Object.entries(view?.monsters || {})) {
+    if (!m.frozen) continue;
+    out.push({ source: "alm.blizzard", figures: [mid], label: `Frozen on ${names.figureName(mid, view)}`, text: "Frozen by the blizzard: it may not move (bat form included) or attack in the next Keeper turn." });
   }
   for (const [k, v] of Object.entries(view?.effects || {})) {
     const [source, figure] = k.split(":");
