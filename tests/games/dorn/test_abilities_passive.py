@@ -214,9 +214,9 @@ def test_rag_hand_spends_a_left_over_parry_on_an_attack_on_an_adjacent_hero():
     answers = legal(s, rag_seat, "choose")
     # The default is the first unparried mummy attack, then the earliest declared; or keep it.
     assert answers == [
-        {"type": "choose", "attack": 2},
-        {"type": "choose", "attack": 0},
-        {"type": "choose", "attack": None},
+        {"type": "choose", "target": mummy, "hero": "almanor"},
+        {"type": "choose", "target": rat, "hero": "almanor"},
+        {"type": "choose", "skip": True},
     ]
     after = act(s, rag_seat, answers[0])
     alm = after["heroes"]["almanor"]
@@ -430,10 +430,7 @@ def test_kae_virtue_or_touch_is_asked_in_h4_and_the_heroes_after_him_wait():
     asked = end_turn(s)
     assert asked["prompt"]["kind"] == "kae.virtue" and asked["prompt"]["seat"] == seat
     answers = legal(asked, seat, "choose")
-    assert answers == [
-        {"type": "choose", "ability": "kae.virtue"},
-        {"type": "choose", "ability": "kae.touch", "hero": "ragnar"},
-    ]
+    assert answers == [{"type": "choose", "hero": "kaerdrak"}, {"type": "choose", "hero": "ragnar"}]
     assert GAME.default_action(asked, seat) == answers[0]  # virtue: he is damaged
     assert asked["heroes"]["vargen"]["life"] == 3  # Vargen heals after Kaerdrak's choice
     after = act(asked, seat, answers[1])
@@ -451,8 +448,8 @@ def test_kae_touch_default_is_the_most_damaged_adjacent_hero():
     seat = seat_of(s, "kaerdrak")
     # Full life: no virtue; Ragnar (3 below max) before Almanor (1 below).
     assert legal(asked, seat, "choose") == [
-        {"type": "choose", "ability": "kae.touch", "hero": "ragnar"},
-        {"type": "choose", "ability": "kae.touch", "hero": "almanor"},
+        {"type": "choose", "hero": "ragnar"},
+        {"type": "choose", "hero": "almanor"},
     ]
     after = act(asked, seat, GAME.default_action(asked, seat))
     assert (after["heroes"]["ragnar"]["life"], after["heroes"]["almanor"]["life"]) == (3, 2)

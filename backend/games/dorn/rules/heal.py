@@ -84,9 +84,9 @@ def _kaerdrak_choices(w: Work) -> list[Action]:
     k = s["heroes"][KAERDRAK]
     if VIRTUE in k["used"] or TOUCH in k["used"] or k["cell"] is None:
         return []
-    out: list[Action] = []
+    out: list[Action] = []  # {"hero": Kaerdrak}: virtue; another hero: touch
     if _wants_healing(w, KAERDRAK):
-        out.append({"type": "choose", "ability": VIRTUE})
+        out.append({"type": "choose", "hero": KAERDRAK})
     if k["level"] >= TOUCH_LEVEL:
         here = k["cell"]
         near = []
@@ -97,16 +97,17 @@ def _kaerdrak_choices(w: Work) -> list[Action]:
             if heroes_adjacent(here, other["cell"]) and _wants_healing(w, hid):
                 near.append(hid)
         near.sort(key=lambda hid: -_damage(w, hid))  # stable: tie-break order on ties
-        out += [{"type": "choose", "ability": TOUCH, "hero": hid} for hid in near]
-    if out and out[0]["ability"] == VIRTUE and _damage(w, KAERDRAK) == 0 and len(out) > 1:
+        out += [{"type": "choose", "hero": hid} for hid in near]
+    if out and out[0]["hero"] == KAERDRAK and _damage(w, KAERDRAK) == 0 and len(out) > 1:
         out.append(out.pop(0))  # only Rotting, not damaged: the default is a touch
     return out
 
 
 def _kaerdrak_heals(w: Work, choice: Action) -> None:
     k = w.s["heroes"][KAERDRAK]
-    k["used"].append(choice["ability"])  # once per hero turn, one of the two (content 2.3)
-    if choice["ability"] == VIRTUE:
+    virtue = choice["hero"] == KAERDRAK
+    k["used"].append(VIRTUE if virtue else TOUCH)  # once per hero turn, one of the two (content 2.3)
+    if virtue:
         combat.heal(w, KAERDRAK, 1, "Kaerdrak's virtue", VIRTUE)
     else:
         combat.heal(w, choice["hero"], 1, f"{HEROES[KAERDRAK]['name']}'s healing touch", TOUCH)

@@ -189,18 +189,28 @@ def _hand_targets(w: Work) -> list[int]:
 
 
 def _hand_answers(w: Work, p: PromptState) -> list[Action]:
-    """Each attack the hand may parry (the default first), then keeping the parry."""
-    out: list[Action] = [{"type": "choose", "attack": i} for i in _hand_targets(w)]
-    return out + [{"type": "choose", "attack": None}]
+    """Each (attacker, hero attacked) pair the hand may answer (one attack of it: a creature's
+    attacks on one hero are alike), the default first, then keeping the parry (``skip``)."""
+    attacks = w.s["attacks"]
+    out: list[Action] = []
+    for i in _hand_targets(w):
+        answer = {"type": "choose", "target": attacks[i]["by"], "hero": attacks[i]["target"]}
+        if answer not in out:
+            out.append(answer)
+    return out + [{"type": "choose", "skip": True}]
 
 
 def _hand_resolve(w: Work, seat: str, p: PromptState, a: Action) -> None:
-    if a["attack"] is None:
+    if a.get("skip"):
         w.emit("protecting_hand_kept", "Ragnar keeps his parry: no protecting hand this turn.", hero=RAGNAR)
         return
-    mark(w, a["attack"], RAGNAR)
+    attacks = w.s["attacks"]
+    index = next(
+        i for i in _hand_targets(w) if (attacks[i]["by"], attacks[i]["target"]) == (a["target"], a["hero"])
+    )
+    mark(w, index, RAGNAR)
     # Read by the riposte a moment later, in this same command (``finish_attacks``).
-    w.s["effects"][HAND_PARRY] = {"until": UNTIL_KEEPER_END, "attack": a["attack"]}
+    w.s["effects"][HAND_PARRY] = {"until": UNTIL_KEEPER_END, "attack": index}
 
 
 def _riposte_targets(w: Work) -> list[str]:
