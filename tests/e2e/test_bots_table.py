@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.server_fixtures import ServerProcess
@@ -77,4 +78,26 @@ def test_one_person_and_two_bots_from_the_lobby(browser, server: ServerProcess, 
     view = page.evaluate("() => window.__dt.table.current.view")
     assert view is not None
     page.screenshot(path=str(artifacts / "bots-table.png"))
+    finish(recorder, server.base_url, page)
+
+
+@pytest.mark.timeout(240)
+def test_dorn_against_a_bot_keeper_from_the_lobby(browser, server: ServerProcess) -> None:
+    """Dorn alone: take the heroes' seat, fill the Keeper's with a bot, start; the bot Keeper
+    plays his steps and the heroes' turn comes to the page."""
+    recorder = Recorder()
+    page = new_player(browser, recorder)
+    create_table(page, server.base_url, "Ada", "dorn")
+    take_seat(page, "heroes_1", "Ada")
+    page.click("#fill-bots")
+    page.wait_for_selector('.seat-row.bot[data-seat="keeper"] .badge-bot')
+    page.click("#start-table")
+    wait_live(page)
+    page.wait_for_function(
+        "() => { const t = window.__dt.table; return t.current.seq > 0 && t.mustAct('heroes_1'); }",
+        timeout=120000,
+    )
+    table_id = page.url.rsplit("/", 1)[-1].split("?")[0]
+    actions = httpx.get(f"{server.base_url}/api/tables/{table_id}/export").json()["actions"]
+    assert actions and all(a["seat"] == "keeper" and a["action_id"].startswith("b") for a in actions)
     finish(recorder, server.base_url, page)
