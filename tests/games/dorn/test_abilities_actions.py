@@ -258,7 +258,7 @@ def test_elven_walk_teleports_five_before_any_step_and_then_no_more_steps():
 
 
 def test_elven_walk_keeps_a_blessing_class_allowance():
-    # Ruling A14: the walk ends her own Move (class 1); Swiftness steps (class 3) stay.
+    # Ruling A13: the walk ends her own Move (class 1); Swiftness steps (class 3) stay.
     s = edit(position("E", (9, 13), phase="H2"), lambda w: w.s["heroes"]["eleanor"].update(mv=[7, 0, 10]))
     after = act(s, seat_of(s, "eleanor"), ability("eleanor", "ele.elvenwalk", to=[14, 13]))
     assert after["heroes"]["eleanor"]["mv"] == [0, 0, 10]

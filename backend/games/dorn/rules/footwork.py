@@ -1,6 +1,6 @@
 """Movement-step abilities and hero teleports (content 1.7.2 teleport distance, 2.3 ``cho.bloodyrun``,
 ``ele.elvenwalk``, ``ele.astralleap``, 4.1 R03/R10, 4.5, 5.3 H2, 5.4; rulings 32, 35, 37, 38, 39,
-A14-A16 in docs/rules/dorn.md).
+A12-A15 in docs/rules/dorn.md).
 
 Each is an ``ability`` action of the movement step (H2): bloody run (pay 1 life, +3 Move, as often
 as wanted), elven walk (``to``: teleport 5, only before any step, then no more own steps) and
@@ -87,7 +87,7 @@ def _bloody_run(w: Work, a: Action) -> None:
 
 def _elven_walk(w: Work, a: Action) -> None:
     """Content 2.3 ``ele.elvenwalk``: before her first step, teleport 5; then she takes no steps
-    with her own Move or class-1 bonuses this turn (ruling A14: Ritual- and Blessing-class
+    with her own Move or class-1 bonuses this turn (ruling A13: Ritual- and Blessing-class
     allowances stay, content 4.5), and no astral leap."""
     hid = a["hero"]
     h = w.s["heroes"][hid]

@@ -1,6 +1,6 @@
 """Hero spells chosen as actions in the attack step (RB Magic: "Difficult spells … cost 1 hit
 point to cast"; content 1.7.2, 2.2, 2.3 Almanor and Gor, 2.4 cloak, 4.5, 5.5; rulings 5, 6, 22,
-27, 32, 36, 38, 43, A9-A13 in docs/rules/dorn.md).
+27, 32, 36, 38, 43, A8-A12, A16 in docs/rules/dorn.md).
 
 Each is an ``ability`` action ``{"type": "ability", "hero", "ability", ...}`` costing one action
 (and 1 life for a difficult spell, payable only with 2+ life): Almanor's fireball (``to``: the
@@ -266,7 +266,7 @@ def _apocalypse(w: Work, a: Action) -> None:
 def _holy_peace(w: Work, a: Action) -> None:
     """Content 2.3 ``gor.holypeace``: each monster adjacent to Gor (a snapshot; Zorkal immune) is
     teleported, one at a time in the order Gor's player chooses, to a legal monster cell at
-    teleport distance <= 8 from its own cell, which that player chooses (ruling A12)."""
+    teleport distance <= 8 from its own cell, which that player chooses (ruling A11)."""
     hid = a["hero"]
     monsters = adjacent_monsters(w, placed(w.s["heroes"][hid]["cell"]))
     _cast(

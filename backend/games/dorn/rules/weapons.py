@@ -1,5 +1,5 @@
 """Hero attacks and their flow (RB Actions, "Some heroes have special attacks (Round attack,
-Piercing attack, etc.)"; content 2.2, 2.3, 5.3 H0/H2/H3, 5.5, 6.3; rulings 22, 32, 37, A1-A8 in
+Piercing attack, etc.)"; content 2.2, 2.3, 5.3 H0/H2/H3, 5.5, 6.3; rulings 22, 32, 37, A1-A7 in
 docs/rules/dorn.md).
 
 An attack action is declared with its targets fixed, then resolved hit by hit:
