@@ -282,6 +282,7 @@ def test_rie_huntress_two_damage_to_bog_beasts_from_level_two():
 
 
 def test_rie_spirit_a_strong_kill_in_the_attack_step_gives_one_more_action_once():
+    assert triggers.ATTACK_STEP == turns.HERO_ATTACKS  # the leaf's copy of the step code
     s = level(position("I.hh", (8, 8), phase="H3"), "riel", 2, "H3")
     g1, g2 = monster_at(s, 10, 8), monster_at(s, 11, 8)
     s = edit(s, lambda w: (w.monster(g1).update(dmg=1), w.monster(g2).update(dmg=1)))
