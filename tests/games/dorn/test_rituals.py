@@ -460,3 +460,21 @@ def test_r10_thorny_portals_hurt_a_hero_teleporting_onto_a_pad_with_the_scroll()
     life = s["heroes"]["choros"]["life"]
     s = act(s, seat_of(s, "choros"), {"type": "use_item", "hero": "choros", "card": "T15", "to": [5, 5]})
     assert s["heroes"]["choros"]["cell"] == c(5, 5) and s["heroes"]["choros"]["life"] == life - 1
+
+
+def test_the_keepers_strong_type_choices_stay_out_of_every_view():
+    """The bag's contents are hidden (view.secrets): Ghostly Transformation's and pandemonium's
+    type choices are listed to the Keeper only, never in a prompt's public data."""
+    import json
+
+    s = edit(position("", phase="K1"), lambda w: w.s["zorkal"].update(level=3))
+    s, _ = _place(s, "zombie", 11, 10)
+    s, _ = _place(s, "rat", 12, 10)
+    for card, answers in (("R07", 2), ("R06", 0)):
+        t = _play(s, card)
+        for _ in range(answers):
+            t = act(t, KEEPER, GAME.default_action(t, KEEPER))
+        assert any("monster" in a and a["monster"] in STRONG_TYPES for a in _answers(t))
+        for seat in [*t["seats"], KEEPER, None]:
+            text = json.dumps(GAME.view(t, seat))
+            assert not [x for x in GAME.secrets(t, seat) if x and x in text], (card, seat)
