@@ -479,3 +479,13 @@ def test_triggered_abilities_are_named_in_their_events_for_the_usage_tally():
         t = GAME.apply(s, who, {"type": "done"})
         s, events = t.state, events + list(t.events)
     assert seat and "ability:rag.fencing" in usage_keys({"type": "done"}, events)
+
+
+def test_rag_riposte_answers_zorkal_too():
+    # Ruling 42: Zorkal's pitchfork attacks are creature attacks, so they can be riposted.
+    s = position("", phase="K1", heroes=["ragnar"])
+    s = edit(s, lambda w: (w.s.update(gate=True), w.s["heroes"]["ragnar"].update(cell=c(11, 2))))
+    s = level(s, "ragnar", 3, "K4")
+    after = parry_defaults(declare_all(s))
+    assert after["zorkal"]["life"] == 4 - 1 and after["heroes"]["ragnar"]["life"] == 6
+    assert "rag.riposte" in after["heroes"]["ragnar"]["used"]
