@@ -168,10 +168,10 @@ class BotClient:
             self.seen.events[msg["seq"]] = list(msg.get("events") or [])
             self._take_view(msg)
         elif kind == "history":
-            before = len(self.seen.events)
-            for entry in msg.get("entries", []):
+            entries = msg.get("entries") or []
+            for entry in entries:
                 self.seen.events.setdefault(entry["seq"], list(entry.get("events") or []))
-            if len(self.seen.events) == before:
+            if not entries or msg.get("complete"):
                 # The server has no more to give (a table older than its history): play on
                 # with what was seen rather than ask for ever.
                 for k in range(self.seen.seq + 1):
