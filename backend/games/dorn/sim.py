@@ -59,6 +59,9 @@ NUDGE = {KEEPER: (1, 2), "heroes": (3, 4)}
 # games still end in a victory: most are stalemates random play does not break, such as the
 # last heroes waiting on the trail, out of reach of a labyrinth full of monsters).
 GIVE_UP_TYPES = ("surrender", "propose_surrender")
+# Never drawn: giving up (above), and Real Day and Night's ``time_up``, which the server sends
+# when a side's clock runs out (a random pick of it would skip most turns of that variant).
+NOT_DRAWN = (*GIVE_UP_TYPES, "time_up")
 SURRENDER_CHANCE = 20_000
 GIVE_UP_TURN = 45
 
@@ -92,13 +95,13 @@ def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
 
 
 def _uniform(legal: list[Action], rng: Rng) -> Action:
-    """A uniform pick among the listed actions other than giving up (a step always lists a way
-    on, ``done`` at least; giving up is picked only when nothing else is listed)."""
+    """A uniform pick among the listed actions other than ``NOT_DRAWN`` (a step always lists a
+    way on, ``done`` at least; those are picked only when nothing else is listed)."""
     for _ in range(8):
         a = legal[rng.below(len(legal))]
-        if a["type"] not in GIVE_UP_TYPES:
+        if a["type"] not in NOT_DRAWN:
             return a
-    rest = [a for a in legal if a["type"] not in GIVE_UP_TYPES]
+    rest = [a for a in legal if a["type"] not in NOT_DRAWN]
     return rest[rng.below(len(rest))] if rest else legal[0]
 
 
