@@ -478,3 +478,21 @@ def test_the_keepers_strong_type_choices_stay_out_of_every_view():
         for seat in [*t["seats"], KEEPER, None]:
             text = json.dumps(GAME.view(t, seat))
             assert not [x for x in GAME.secrets(t, seat) if x and x in text], (card, seat)
+
+
+def test_r03_lasts_through_the_keeper_turn_into_the_next_hero_turn_and_ends_with_it():
+    s = _hero_at(position("", phase="K1"), "choros", 8, 12)
+    s = _play(s, "R03")
+    while s["prompt"] is not None:
+        s = act(s, KEEPER, GAME.default_action(s, KEEPER))  # Almanor, Choros, Eleanor
+    k = s["k"]
+    while s["phase"] != turns.HERO_MOVES:
+        seat = sorted(GAME.to_act(s))[0]
+        s = act(s, seat, {"type": "done"})
+    assert s["k"] == k and s["effects"]["R03"]["heroes"] == ["almanor", "choros", "eleanor"]
+    choros = seat_of(s, "choros")
+    assert not [a for a in legal(s, choros, "move") if a["hero"] == "choros"]
+    while s["k"] == k:
+        seat = sorted(GAME.to_act(s))[0]
+        s = act(s, seat, {"type": "done"})
+    assert "R03" not in s["effects"]
