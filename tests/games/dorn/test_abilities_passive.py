@@ -489,3 +489,41 @@ def test_rag_riposte_answers_zorkal_too():
     after = parry_defaults(declare_all(s))
     assert after["zorkal"]["life"] == 4 - 1 and after["heroes"]["ragnar"]["life"] == 6
     assert "rag.riposte" in after["heroes"]["ragnar"]["used"]
+
+
+MINE = [
+    "ele.pikemastery",
+    "gue.regen",
+    "cho.earth",
+    "kae.virtue",
+    "kae.touch",
+    "kae.aura",
+    "rag.fencing",
+    "rag.parry",
+    "rag.blood",
+    "rag.riposte",
+    "rag.hand",
+    "rie.avoid",
+    "rie.huntress",
+    "rie.spirit",
+    "rie.eagle",
+    "var.fresh",
+    "var.stale",
+    "var.brutal",
+    "var.push",
+]
+
+
+def test_every_passive_ability_has_its_entry_with_levels_and_text():
+    # data/heroes.json: the levels the rules read and the words the table shows (content 2.3).
+    expected = {
+        "cho.earth": [3],
+        "kae.touch": [2, 3],
+        "rag.riposte": [3],
+        "var.push": [2, 3],
+        "rie.eagle": [3],
+    }
+    for ability in MINE:
+        assert ability in triggers.LEVELS and triggers.NAMES[ability], ability
+        assert triggers.LEVELS[ability] == expected.get(ability, triggers.LEVELS[ability])
+    assert hero_stat("ragnar", "parry", 2) == 2 and hero_stat("ragnar", "parry", 1) == 1

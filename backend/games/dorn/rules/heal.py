@@ -21,15 +21,14 @@ from ..state import PromptState, Work
 from . import combat, rituals, variants
 from .prompts import PromptRule, ask
 from .reach import heroes_adjacent
-from .triggers import ACTED
+from .triggers import ACTED, has
 
 HEALED = "healed"  # in a hero's ``used`` while H4 runs: its Heal is over
+REGEN = "gue.regen"
+EARTH = "cho.earth"
 VIRTUE = "kae.virtue"
 TOUCH = "kae.touch"
 KAERDRAK = "kaerdrak"
-REGEN_LEVEL = 3  # gue.regen
-EARTH_LEVEL = 3  # cho.earth
-TOUCH_LEVEL = 2  # kae.touch
 
 
 def heal_phase(w: Work) -> bool:
@@ -43,10 +42,10 @@ def heal_phase(w: Work) -> bool:
         cell = h["cell"]
         if (cell in BOARD.fountains and rituals.fountains_heal_heroes(s)) or cell in BOARD.safe:
             combat.heal(w, hid, RULES["heal_location"], "healing place")
-        if hid == "guelin" and h["level"] >= REGEN_LEVEL:
-            combat.heal(w, hid, 1, "Guelin's regeneration", "gue.regen")
-        if hid == "choros" and h["level"] >= EARTH_LEVEL and not h["moved"] and ACTED not in h["used"]:
-            combat.heal(w, hid, 2, "Choros's earth strength", "cho.earth")
+        if hid == "guelin" and has(w, hid, REGEN):
+            combat.heal(w, hid, 1, "Guelin's regeneration", REGEN)
+        if hid == "choros" and has(w, hid, EARTH) and not h["moved"] and ACTED not in h["used"]:
+            combat.heal(w, hid, 2, "Choros's earth strength", EARTH)
         h["used"].append(HEALED)
         if hid == KAERDRAK and not h["moved"]:
             choices = _kaerdrak_choices(w)
@@ -87,7 +86,7 @@ def _kaerdrak_choices(w: Work) -> list[Action]:
     out: list[Action] = []  # {"hero": Kaerdrak}: virtue; another hero: touch
     if _wants_healing(w, KAERDRAK):
         out.append({"type": "choose", "hero": KAERDRAK})
-    if k["level"] >= TOUCH_LEVEL:
+    if has(w, KAERDRAK, TOUCH):
         here = k["cell"]
         near = []
         for hid in TIE_BREAK:

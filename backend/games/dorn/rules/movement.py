@@ -16,11 +16,10 @@ from collections import deque
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN
 from ..state import HeroState, State, Work
-from . import tactics
+from . import tactics, triggers
 from .effects import BLESSING_CLASS
 
 ARGOS = frozenset(BOARD.zones["argos"])
-PUSH_HERO, PUSH_LEVEL = "vargen", 2  # var.push
 
 
 ICY_PRISON = "R03"  # the lasting effect rules/rituals.py records for the named heroes
@@ -99,7 +98,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     queue = deque(starts)
     # Vargen L2 push through (content 2.3 ``var.push``; ruling P5): through any figure, never
     # stopping there; an occupied pad cell is crossed as a plain cell (no link).
-    push = hid == PUSH_HERO and hero["level"] >= PUSH_LEVEL
+    push = hid == "vargen" and triggers.has(w, hid, "var.push")
     plain: set[int] = set()
     while queue:
         cell = queue.popleft()

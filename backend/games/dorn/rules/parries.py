@@ -19,7 +19,7 @@ from backend.engine.core import Action
 
 from ..catalog import HEROES, TIE_BREAK
 from ..state import PromptState, Work
-from . import combat, reach
+from . import combat, reach, triggers
 from .effects import UNTIL_KEEPER_END
 from .prompts import PromptRule, ask
 
@@ -27,7 +27,6 @@ RIPOSTE = "rag.riposte"
 HAND = "rag.hand"
 HAND_PARRY = "rag.hand:attack"  # the attack the hand parried, until the riposte reads it
 RAGNAR = "ragnar"
-ABILITY_LEVEL = 3  # riposte and protecting hand
 
 
 def start_parries(w: Work) -> None:
@@ -155,7 +154,10 @@ def finish_attacks(w: Work) -> bool:
 def _ragnar_ready(w: Work, ability: str) -> bool:
     h = w.s["heroes"].get(RAGNAR)
     return (
-        h is not None and h["cell"] is not None and h["level"] >= ABILITY_LEVEL and ability not in h["used"]
+        h is not None
+        and h["cell"] is not None
+        and triggers.has(w, RAGNAR, ability)
+        and ability not in h["used"]
     )
 
 

@@ -21,18 +21,23 @@ ATTACK_STEP = "H3"
 # In a hero's ``used``: the hero spent at least one action this hero turn (``cho.earth``).
 ACTED = "acted"
 
-# Vargen's bites (content 2.3): ability id, level, the monster types whose kill heals him 1.
-BITES: tuple[tuple[str, int, tuple[str, ...]], ...] = (
-    ("var.fresh", 1, ("rat", "bogbeast")),
-    ("var.stale", 2, ("skeleton", "zombie")),
-    ("var.brutal", 3, tuple(t for t, m in MONSTERS.items() if m["class"] == "strong")),
+# The levels of every non-basic ability (data/heroes.json ``abilities``), by id.
+LEVELS: dict[str, list[int]] = {a["id"]: a["levels"] for h in HEROES.values() for a in h.get("abilities", [])}
+NAMES: dict[str, str] = {a["id"]: a["name"] for h in HEROES.values() for a in h.get("abilities", [])}
+
+# Vargen's bites (content 2.3): ability id and the monster types whose kill heals him 1.
+BITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("var.fresh", ("rat", "bogbeast")),
+    ("var.stale", ("skeleton", "zombie")),
+    ("var.brutal", tuple(t for t, m in MONSTERS.items() if m["class"] == "strong")),
 )
-BITE_NAMES = {"var.fresh": "fresh meat", "var.stale": "stale meat", "var.brutal": "brutal bite"}
+BITE_NAMES = {bite: NAMES[bite] for bite, _ in BITES}
 
 
-def _level(w: Work, hid: str) -> int:
+def has(w: Work, hid: str, ability: str) -> bool:
+    """The hero (alive) has ``ability`` at its level (levels change only where a step ends)."""
     h = w.s["heroes"].get(hid)
-    return h["level"] if h is not None else 0
+    return h is not None and h["alive"] and h["level"] in LEVELS[ability]
 
 
 # ---------------------------------------------------------------------------------------
@@ -47,8 +52,8 @@ def shielded(w: Work, cid: str, hid: str) -> bool:
     if hid == "riel":
         return cid != ZORKAL and w.s["monsters"][cid]["type"] == "gorgon"
     if hid == "eleanor":
-        return _level(w, hid) >= 3 and cid != ZORKAL and w.s["monsters"][cid]["type"] == "skeleton"
-    if hid == "kaerdrak" and _level(w, hid) >= 3:
+        return has(w, hid, "ele.pikemastery") and cid != ZORKAL and w.s["monsters"][cid]["type"] == "skeleton"
+    if hid == "kaerdrak" and has(w, hid, "kae.aura"):
         cell = w.s["heroes"][hid]["cell"]
         assert cell is not None
         return manhattan(w.creature_cell(cid), cell) >= 2
@@ -85,7 +90,7 @@ def fencing(w: Work, hid: str, h: HeroState) -> int:
 
 def weapon_damage(w: Work, hid: str, cid: str, damage: int) -> int:
     """``rie.huntress`` (content 2.3): from L2 Riel's weapon attacks deal 2 to bog beasts."""
-    monster = w.s["monsters"].get(cid) if hid == "riel" and _level(w, hid) >= 2 else None
+    monster = w.s["monsters"].get(cid) if hid == "riel" and has(w, hid, "rie.huntress") else None
     if monster is None or monster["type"] != "bogbeast" or damage >= 2:
         return damage
     w.emit(
@@ -123,7 +128,7 @@ def on_kill(w: Work, by: str, mtype: str) -> list[str]:
     if (
         by == "riel"
         and strong
-        and h["level"] >= 2
+        and has(w, by, "rie.spirit")
         and s["phase"] == ATTACK_STEP
         and "rie.spirit" not in h["used"]
     ):
@@ -138,7 +143,7 @@ def on_kill(w: Work, by: str, mtype: str) -> list[str]:
         )
     if by != "vargen" or not (h["rot"] or h["life"] < max_life(s["options"], by, h["level"])):
         return []
-    bites = [b for b, level, types in BITES if h["level"] >= level and mtype in types and b not in h["used"]]
+    bites = [b for b, types in BITES if has(w, by, b) and mtype in types and b not in h["used"]]
     h["used"] += bites
     return bites
 
@@ -146,7 +151,7 @@ def on_kill(w: Work, by: str, mtype: str) -> list[str]:
 def on_level(w: Work, hid: str) -> None:
     """``rag.blood`` (content 2.3, 3.2): reaching L2 ends any Rot Ragnar already has."""
     h = w.s["heroes"][hid]
-    if hid == "ragnar" and h["level"] >= 2 and h["rot"]:
+    if hid == "ragnar" and has(w, hid, "rag.blood") and h["rot"]:
         h["rot"] = False
         w.emit(
             "rot_ended",
@@ -158,4 +163,4 @@ def on_level(w: Work, hid: str) -> None:
 
 def rot_immune(w: Work, hid: str) -> bool:
     """``rag.blood``: Ragnar L2+ never becomes Rotting (content 3.2)."""
-    return hid == "ragnar" and _level(w, hid) >= 2
+    return hid == "ragnar" and has(w, hid, "rag.blood")
