@@ -13,6 +13,12 @@ export const BOT_LEVELS = [
   ["random", "Random bot — any legal move"],
 ];
 
+/** What happens to a seat whose person drops out (the table's takeover option). */
+function takeoverText(table) {
+  if (table.takeover === "off") return "A player who is away is answered for by the default moves.";
+  return `A player who is away is played for by a ${table.takeover || "steady"} bot until they are back.`;
+}
+
 function levelPicker(id) {
   return h(`select.bot-level`, { id, "aria-label": "Bot level" }, ...BOT_LEVELS.map(([value, text]) => h("option", { value }, text)));
 }
@@ -41,6 +47,7 @@ export async function waitingRoom(root, initial, { topbar = [] } = {}) {
         h("button#copy-invite", { type: "button", onclick: async () => toast((await copyText(invite)) ? "Invite link copied." : "Copy the link by hand.") }, "Copy invite link"),
       ),
       h("p.small.muted#table-clocks", {}, clockText(table)),
+      h("p.small.muted#table-takeover", {}, takeoverText(table)),
       h("label.field", {}, h("span", {}, "Your name"), nameInput),
       seatsBox,
       botsBox,
