@@ -218,7 +218,14 @@ def test_b01_ruling_b1_an_away_hero_is_alive_and_if_rot_kills_it_artifacts_fall_
     w = Work(s)
     combat.check_victory(w)
     assert w.s["outcome"] is None  # ruling 41: she is alive
-    s = edit(_set(s, "almanor", rot=True, life=1), turns.settle)  # nobody acts: on to K0
+    w = Work(_set(s, "almanor", rot=True, life=1))
+    turns.settle(w)  # nobody acts: on to K0, where the Rot kills her
+    died = next(e for e in w.events if e.kind == "hero_died")
+    assert (
+        died.data["text"]
+        == "Almanor dies on its Astral Journey; 1 artifact(s) fall at (12,9), where it left."
+    )
+    s = w.finish().state
     h = s["heroes"]["almanor"]
     assert not h["alive"] and h["cell"] is None and h["away"] is None
     assert s["artifacts"]["star_orb"] == {"cell": c(12, 9), "carrier": None, "picked": False}

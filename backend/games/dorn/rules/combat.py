@@ -76,6 +76,8 @@ def check_deaths(w: Work) -> None:
         # A hero away on an Astral Journey (Rot ticks there) drops what it carries on the cell it
         # left (ruling B1).
         cell = placed(h["cell"] if h["away"] is None else h["away"])
+        where = f"at {cell_name(cell)}" if h["away"] is None else "on its Astral Journey"
+        there = "there" if h["away"] is None else f"at {cell_name(cell)}, where it left"
         h["alive"] = False
         h["cell"] = h["away"] = None  # ``cell`` above: where it died
         destroyed = len(h["cards"])
@@ -89,8 +91,8 @@ def check_deaths(w: Work) -> None:
         w.moved()
         w.emit(
             "hero_died",
-            f"{HEROES[hid]['name']} dies at {cell_name(cell)}"
-            + (f"; {len(dropped)} artifact(s) fall there" if dropped else "")
+            f"{HEROES[hid]['name']} dies {where}"
+            + (f"; {len(dropped)} artifact(s) fall {there}" if dropped else "")
             + (f"; {destroyed} treasure card(s) are destroyed" if destroyed else "")
             + ".",
             hero=hid,
