@@ -471,3 +471,27 @@ def test_an_ability_out_of_reach_is_refused_with_its_rule():
         raise AssertionError("a fireball at magic distance 5 was accepted")
     h2 = position("A", (9, 13), phase="H2")  # spells belong to the attack step
     assert abilities(h2, "almanor") == []
+
+
+def test_almanors_teleport_onto_a_pad_draws_thorny_portals_and_occupies_both_cells():
+    # Content 4.5: "Thorny Portals + Scroll of Teleport / Almanor's teleport onto a pad: loses 1 life".
+    s = level(position("A.", (12, 14), phase="H3"), "almanor", 2, "H3")
+    s = edit(s, lambda w: w.s["rituals_in_play"].append("R10"))
+    life, blood = s["heroes"]["almanor"]["life"], s["blood"]
+    after = act(s, seat_of(s, "almanor"), ability("almanor", "alm.teleport", other="almanor", to=[14, 14]))
+    assert (at(after, 14, 14), at(after, 5, 5)) == ("almanor", "almanor")
+    assert after["heroes"]["almanor"]["life"] == life - 1 and after["blood"] == blood + 1
+
+
+def test_each_round_attack_hit_on_zorkal_meets_his_sinister_parry_once():
+    s = open_gate(position("z", (11, 4), phase="H3"), zorkal_level=2)
+    s = edit(
+        s, lambda w: (w.s["zorkal"].update(cell=c(12, 3)), w.s["heroes"]["choros"].update(cell=c(12, 4)))
+    )
+    s = edit(s, lambda w: goto(w, "H3"))
+    zombie = monster_at(s, 11, 4)
+    s = act(s, seat_of(s, "choros"), {"type": "attack", "hero": "choros", "with": "cho.whirlwind"})
+    # Reading order: Zorkal at (12,3) first; the zombie (no Frenzy in play) is hit at once after.
+    assert s["prompt"]["kind"] == "block" and s["prompt"]["data"]["target"] == ZORKAL
+    s = answer(s, answer="block")
+    assert s["zorkal"]["life"] == 5 and zombie not in s["monsters"]
