@@ -184,16 +184,19 @@ test("the active figure is the picked one, else the only one that can move or ai
   assert.equal(activeFigure("mon:rat", legal), "a");
 });
 
-test("a picked figure or summon kind is kept while the listed actions still use it; taking back a Done is owed by nobody", (fixture) => {
+test("a picked figure or summon kind is kept while the listed actions still use it; taking back a Done or giving up is owed by nobody", (fixture) => {
   for (const { legal } of fixture.samples) {
     for (const id of actors(legal)) assert.equal(keepSelection(`fig:${id}`, legal), `fig:${id}`);
     for (const a of legal.filter((x) => x.type === "summon")) assert.equal(keepSelection(`mon:${a.monster}`, legal), `mon:${a.monster}`);
     assert.equal(keepSelection("fig:nobody", legal), null);
-    assert.equal(owes(legal), legal.some((a) => a.type !== "take_back_done"));
+    // Either side may give up at any time (content 5.9): a seat offered only that owes nothing.
+    assert.equal(owes(legal), legal.some((a) => !["take_back_done", "surrender", "propose_surrender"].includes(a.type)));
   }
   assert.equal(keepSelection(3, []), null);
   assert.equal(keepSelection("mon:strong", [{ type: "summon_strong", to: [1, 1] }]), "mon:strong");
   assert.equal(owes([{ type: "take_back_done" }]), false);
+  assert.equal(owes([{ type: "propose_surrender" }]), false);
+  assert.equal(owes([{ type: "propose_surrender" }, { type: "choose", to: [1, 1] }]), true);
 });
 
 test("lit cells are the active figure's cell actions, or the picked summon kind's; targets are the active figure's", (fixture) => {

@@ -303,8 +303,11 @@ function promptPlan(names, view, legal, { item, byType, finish }) {
 /** The step's own controls: the Blood step, summon kinds, the figures and what the picked one may do. */
 function stepPlan(names, view, legal, selection, { item, done, byType, finish }) {
   // Done already: the step waits for the other hero seats; Done can be taken back meanwhile.
+  // Off turn, a side may still give up (content 5.9): those buttons stay, quietly.
   if (legal.length && !owes(legal)) {
-    return { hint: "You are done with this step; the other hero seats are still playing it.", groups: [{ title: "", items: legal.map((a) => item(a)) }], prompt: null };
+    const back = byType("take_back_done").length > 0;
+    const items = legal.map((a) => item(a, { ghost: a.type !== "take_back_done" }));
+    return { hint: back ? "You are done with this step; the other hero seats are still playing it." : "Nothing to do now but wait (you may still give up).", groups: [{ title: "", items }], prompt: null };
   }
   const groups = [];
   const rituals = byType("play_ritual");

@@ -9,8 +9,9 @@
 // out; node tests it (tests/e2e/js/dorn_parts_cases.mjs).
 import { cellOf, key, sameCell } from "./layout.js";
 
-// Actions a seat may take but never owes (it stays among the seats that may act meanwhile).
-const OPTIONAL = new Set(["take_back_done"]);
+// Actions a seat may take but never owes (it stays among the seats that may act meanwhile):
+// taking back its Done, and giving up, which either side may do at any time (content 5.9).
+const OPTIONAL = new Set(["take_back_done", "surrender", "propose_surrender"]);
 
 /** The cell an action points at: `to`, or the last cell of a `path`. */
 export function actionCell(a) {
