@@ -234,6 +234,19 @@ class TurnClock(Protocol[S_in]):
 
 
 @runtime_checkable
+class Odds(Protocol):
+    """Optional: a game that tells a seat the exact chance of each outcome that matters before
+    it commits to an action that rolls dice (issue 14.1).  ``view`` is that seat's own ``view``
+    (never the state, so no hidden card or tile can change a number) and ``action`` one of its
+    listed actions; the answer is ``{"title", "key", "outcomes": [{"id", "label", "p": "n/d",
+    "value": float}]}`` (``key`` is one outcome, the one to weigh first), or None for an action
+    that rolls nothing.  Dorasure also puts the answers for every listed action in the seat's
+    view (``view["odds"]``, docs/protocol.md)."""
+
+    def odds(self, view: Mapping[str, JSON], seat: Seat, action: Action) -> dict[str, JSON] | None: ...
+
+
+@runtime_checkable
 class SimSteering(Protocol[S_in]):
     """Optional: a game whose random playouts (simulator, conformance, benchmarks) pick among the
     listed actions with purpose rather than uniformly (engine/playout.py).  ``rng`` is the

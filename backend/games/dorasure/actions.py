@@ -11,7 +11,9 @@ On-turn prompts (Adventure phase, the hero whose turn it is):
 * ``move`` — ``{"type": "step", "to": node, "die": face}`` one step paid with one
   unused die; ``{"type": "move", "to": node}`` walk to a reachable end space by
   the canonical route (fewest steps, lowest dice) and stop there;
-  ``{"type": "end_move"}`` stop here.  Nodes are space ids, except that the three
+  ``{"type": "end_move"}`` stop here; ``{"type": "undo_step"}`` take back the last step
+  (listed while the movement lasts and that step rolled and revealed nothing, nor could:
+  Quick Sand and the Poisonous Swamp make the steps before them final).  Nodes are space ids, except that the three
   City hexes form the one node ``"city"`` (see ``static_info["spaces"][i]["node"]``).
 * ``act`` — ``{"type": "adventure"}``, ``{"type": "rest"}``,
   ``{"type": "gather", "mountain": "m3"}``,
@@ -52,7 +54,7 @@ from .state import Movement, State, copy_json
 
 TYPES_BY_KIND: dict[str, set[str]] = {
     "reaction": {"faith", "lullaby", "pass"},
-    "move": {"step", "move", "end_move"},
+    "move": {"step", "move", "end_move", "undo_step"},
     "act": {"adventure", "rest", "gather", "quest", "end_turn"},
     "spend": {"spend", "big_bang"},
     "tune": {"tune", "pass"},
@@ -97,6 +99,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("step", ("to", "die"), ()),
         ("move", ("to",), ()),
         ("end_move", (), ()),
+        ("undo_step", (), ()),
         ("adventure", (), ()),
         ("rest", (), ()),
         ("gather", ("mountain",), ()),
@@ -160,6 +163,11 @@ def refusal_reason(state: State, seat: str, p: dict[str, Any] | None, a: dict[st
         return (
             "cannot_stop",
             "You cannot stop on another hero's space except in a village or the City (rulebook).",
+        )
+    if t == "undo_step":
+        return "nothing_to_undo", (
+            "There is no step to take back: only steps of this movement can be, and not once the "
+            "movement has ended or a step made it final (Quick Sand, Poisonous Swamp)."
         )
     if t == "move" and state.move is not None:
         return _move_refusal(state, seat, state.move, a["to"])

@@ -157,13 +157,16 @@ def _move(v: Mapping[str, Any] | None) -> Movement | None:
     if v is None:
         return None
     rolled = list(v["rolled"])
-    return {
+    mv: Movement = {
         "rolled": rolled,
         "dice": list(v["dice"]),
         "steps": v["steps"],
         "path": list(v["path"]),
         "sixes": rolled.count(6),
     }
+    if "undo" in v:
+        mv["undo"] = copy_json(v["undo"])  # the steps that may be taken back (all public)
+    return mv
 
 
 def _public(view: Mapping[str, Any], events: Sequence[Event]) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from backend.engine.core import Game, Outcome, SeatInfo, Transition
 from backend.engine.rng import Rng
 
 from . import actions, determinise, sim
+from . import odds as odds_mod
 from . import view as view_mod
 from .content import HEROES, PRIORITY
 from .rules import adventure, battle, damage, dragon, movement, quest, rolls, turn  # noqa: F401  (registers ops)
@@ -21,7 +22,7 @@ from .state import State
 class Dorasure:
     name = "dorasure"
     title = "Dorasure"
-    rules_version = 1
+    rules_version = 2  # 2: undo_step (the movement keeps what each step changed)
 
     # -- options ---------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -105,6 +106,10 @@ class Dorasure:
     ) -> State:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
         return determinise.sample_state(view, seat, rng, events)
+
+    def odds(self, view: Mapping[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any] | None:
+        """Exact odds of a listed action that rolls, from the seat's own view (``odds.py``)."""
+        return odds_mod.odds(view, seat, action)
 
     def view(self, state: State, seat: str | None, *, reveal: bool = False) -> dict[str, Any]:
         return view_mod.view(state, seat, reveal)

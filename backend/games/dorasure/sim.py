@@ -62,6 +62,8 @@ FAR = 99
 
 
 def choose(s: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+    # Never take a step back: it only lengthens the playouts (and keeps their picks as before).
+    legal = [a for a in legal if a["type"] != "undo_step"] or legal
     if len(legal) > 1 and rng.below(NUDGE[1]) < NUDGE[0]:
         p = s.prompt_for(seat)
         pick = PICKS.get(p["kind"]) if p else None

@@ -17,7 +17,7 @@ prompt, be saved, and resume exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypedDict, TypeVar, cast
+from typing import Any, Final, Literal, NotRequired, TypedDict, TypeVar, cast
 
 HERO_TUPLES = ("used",)
 
@@ -100,14 +100,25 @@ class DamageEvent(TypedDict):
     asked: list[str]
 
 
+class StepUndo(TypedDict):
+    """What one step changed, kept while it may be taken back (rules/movement.py ``undo_step``)."""
+
+    frm: str
+    dice: list[int]
+    hp: int
+    res: int
+
+
 class Movement(TypedDict):
-    """The movement in progress (R1 steps 2–5): dice rolled, dice left to pay steps with."""
+    """The movement in progress (R1 steps 2–5): dice rolled, dice left to pay steps with;
+    ``undo``, once a step was taken, what each step since the last final one changed."""
 
     rolled: list[int]
     dice: list[int]
     steps: int
     path: list[str]
     sixes: int
+    undo: NotRequired[list[StepUndo]]
 
 
 class QuestAttempt(TypedDict):

@@ -17,10 +17,13 @@
   trapped, dead, used}]; ``meter``; ``dragon`` {life, swords}; ``belk_razed``;
   ``party`` {relics_unlocked, weapons_bonus, first_lair_found}; ``lands`` {site: tile};
   ``mountains``: [{id, name, state, flags, replenished, quest (only face up), reward
-  (only face up)}]; ``reserve_count``; ``movement`` (dice left, steps, path) while a
+  (only face up)}]; ``reserve_count``; ``movement`` (dice left, steps, path; ``undo``: what each step that may be taken back changed,
+  [{frm, dice, hp, res}]) while a
   hero moves; ``roll`` (the roll in progress); ``damage`` (the damage event being
   resolved: source, damage per target after the Doll, points absorbed so far); ``last`` (last movement / scored roll /
-  rampage / retaliation); ``prompts``: [{seat, kind, text, ...}]; ``outcome``.
+  rampage / retaliation); ``prompts``: [{seat, kind, text, ...}]; ``outcome``;
+  ``odds`` (a seat's own view only): [{index, action, title, key, outcomes}] — the exact chance
+  of each outcome of every listed action that rolls, computed from this view (``odds.py``).
 
 Never in a view: face-down quest or reward identities, the reserve, the seed.  Nothing in a
 view (nor in ``static_info``) is a part of the state or of the content tables: every list
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import actions
 from .content import (
     CHARTS,
     DRAGON,
@@ -46,6 +50,7 @@ from .content import (
     TILE_NAMES,
     node_of,
 )
+from .odds import table_odds
 from .rules.dragon import life
 from .rules.flow import PROMPTS
 from .rules.heroes import attr, forest_danger, lycan, plains_danger
@@ -170,6 +175,7 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
                 "rolled": list(s.move["rolled"]),
                 "steps": s.move["steps"],
                 "path": list(s.move["path"]),
+                **({"undo": copy_json(s.move["undo"])} if "undo" in s.move else {}),
             }
             if s.move is not None
             else None
@@ -184,6 +190,9 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
         "prompts": [_prompt(s, p) for p in s.prompts],
         "outcome": {"result": s.result[0], "reason": s.result[1]} if s.result else None,
     }
+    if seat is not None and not reveal:
+        # Computed from the view just built, never from the state (issue 14.1, odds.py).
+        v["odds"] = table_odds(v, seat, actions.legal(s, seat))
     if reveal:
         v["hidden"] = {
             "reserve": list(s.reserve),

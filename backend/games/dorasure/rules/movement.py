@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, PLACE_NAMES, TERRAINS
-from ..state import ADVENTURE, State
+from ..state import ADVENTURE, State, StepUndo
 from .flow import Ctx, PromptKind, ask, damage, op, prompt_kind, push
 from .heroes import attr, gain_res, has_pool, heal, name, node_class
 
@@ -185,6 +185,8 @@ def legal_moves(s: State, hid: str) -> list[dict[str, Any]]:
     out += [{"type": "move", "to": d} for d in sorted(info["dest"])]
     if can_end(s, hid):
         out.append({"type": "end_move"})
+    if can_undo(s):
+        out.append({"type": "undo_step"})
     return out
 
 
@@ -200,12 +202,17 @@ def _move_stage(ctx: Ctx) -> None:
 
 
 def do_step(ctx: Ctx, to: str, die: int) -> None:
-    """One movement step with its entering effects (R62, §9.2)."""
+    """One movement step with its entering effects (R62, §9.2).
+
+    A step that rolls nothing and can cause no roll keeps what it changed in ``undo``, so that
+    ``undo_step`` can take it back while the movement lasts (issue 13.5); entering Quick Sand
+    or the Poisonous Swamp (damage, maybe a revival roll) makes every step so far final."""
     s = ctx.s
     hid = s.current
     h = s.heroes[hid]
     mv = s.move
     assert mv is not None
+    before: StepUndo = {"frm": h["pos"], "dice": list(mv["dice"]), "hp": h["hp"], "res": h["res"]}
     dice = list(mv["dice"])
     dice.remove(die)
     s.move = {**mv, "dice": dice, "steps": mv["steps"] + 1, "path": [*mv["path"], to]}
@@ -216,6 +223,8 @@ def do_step(ctx: Ctx, to: str, die: int) -> None:
     if hid == "ninja" and cls == "forest":
         gain_res(ctx, h, 1, "Ninjutsu")
     land = s.lands.get(to)
+    final = land in ("quick_sand", "poisonous_swamp")
+    s.move["undo"] = [] if final else [*mv.get("undo", []), before]
     if land == "herbal_meadow" and die == 6:
         heal(ctx, h, 1, "Herbal Meadow")
     elif land == "tree_of_truth" and has_pool(h) and attr(h, "knowledge") >= 2:
@@ -226,6 +235,39 @@ def do_step(ctx: Ctx, to: str, die: int) -> None:
     elif land == "poisonous_swamp":
         # §9.2: one damage event; a mover who falls ends his turn (R25 via the checkpoint).
         push(s, damage({hid: 1}, "Poisonous Swamp"))
+
+
+def can_undo(s: State) -> bool:
+    """Whether the last step of the movement in progress may be taken back (see ``do_step``)."""
+    return bool(s.move is not None and s.move.get("undo"))
+
+
+def undo_step(ctx: Ctx) -> None:
+    """Take back the last step: the hero, the die and whatever the step gave him return."""
+    s = ctx.s
+    hid = s.current
+    h = s.heroes[hid]
+    mv = s.move
+    assert mv is not None and mv.get("undo")
+    last = mv["undo"][-1]
+    back = h["pos"]
+    h["pos"] = last["frm"]
+    h["hp"] = last["hp"]
+    h["res"] = last["res"]
+    s.move = {
+        **mv,
+        "dice": list(last["dice"]),
+        "steps": mv["steps"] - 1,
+        "path": mv["path"][:-1],
+        "undo": mv["undo"][:-1],
+    }
+    ctx.emit(
+        "undo_step",
+        f"{name(hid)} takes back the step to {place(s, back)} and is on {place(s, last['frm'])} again.",
+        hero=hid,
+        frm=back,
+        to=last["frm"],
+    )
 
 
 @op("step")
@@ -258,6 +300,10 @@ def _move_legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
 def _move_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     s = ctx.s
     if a["type"] == "end_move":
+        return
+    if a["type"] == "undo_step":
+        push(s, ("move_stage",))
+        undo_step(ctx)
         return
     if a["type"] == "step":
         push(s, ("move_stage",))  # entering effects queue in front of it

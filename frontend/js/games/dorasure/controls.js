@@ -76,7 +76,33 @@ export function heroPanels({ names, stat, rolls = new Map(), open = new Set() },
       );
     }),
   );
-  return h("div", {}, cards, legend(stat, open));
+  return h("div", {}, dragonStrip(stat, view), cards, legend(stat, open));
+}
+
+/**
+ * The Rampaging Meter and the Dragon's Health again, as a full-width strip of cells: on a
+ * phone the map's corner that holds them on the canvas is a few pixels tall (shown only on
+ * small screens, see .dragon-strip in table.css).
+ */
+export function dragonStrip(stat, view) {
+  const m = stat.meter || {};
+  const length = m.length || 15;
+  const fire = new Set(m.fire || []);
+  const final = m.final ?? length - 1;
+  const raw = view.meter;
+  const at = (typeof raw === "object" && raw !== null ? raw.position : raw) ?? 0;
+  const boxes = (stat.dragon || {}).boxes || 9;
+  const d = view.dragon || {};
+  const life = d.life ?? boxes - (d.swords ?? 0);
+  const cells = Array.from({ length }, (_, i) =>
+    h(`span.meter-cell${fire.has(i) ? ".fire" : ""}${i <= at ? ".passed" : ""}${i === at ? ".here" : ""}${i === final ? ".final" : ""}`, { title: fire.has(i) ? `${i}: fire` : String(i) }, fire.has(i) ? "🔥" : String(i)),
+  );
+  return h(
+    "section.dragon-strip",
+    { "aria-label": `Dragon Rampaging Meter ${at} of ${final}; Dragon Health ${life} of ${boxes}` },
+    h("div.dragon-strip-title", {}, h("b", {}, "Rampaging Meter "), `${at}/${final}`, h("span.dragon-life", {}, h("b", {}, " Dragon Health "), `${life}/${boxes}`)),
+    h("div.meter-cells", { dataset: { position: at } }, cells),
+  );
 }
 
 /** The rolls of the hero's last turn, kept readable until its next turn begins. */
@@ -112,6 +138,25 @@ function legend(stat, open) {
   );
 }
 
+/** "64.2 %" — a probability as players read it (the exact fraction goes in the tooltip). */
+export function percent(value) {
+  return `${(value * 100).toFixed(1)} %`;
+}
+
+/** The exact odds the server computed for action ``a`` (view.odds, issue 14.1), or null. */
+export function oddsFor(view, a) {
+  const key = JSON.stringify(a);
+  return (view.odds || []).find((o) => JSON.stringify(o.action) === key) || null;
+}
+
+/** "quest succeeds: 64.2 %" for the button; every outcome with its exact fraction for the tooltip. */
+export function oddsText(o) {
+  return {
+    short: `${o.key.label}: ${percent(o.key.value)}`,
+    long: `${o.title}. ${o.outcomes.map((x) => `${x.label}: ${percent(x.value)} (${x.p})`).join("; ")}.`,
+  };
+}
+
 /** Turn the listed actions into {hint, groups, prompt}: lit hexes, die pickers, buttons, dialogs; label(a) words a button. */
 export function controls(view, legal, { seat, selection }, label) {
   const groups = [];
@@ -119,11 +164,16 @@ export function controls(view, legal, { seat, selection }, label) {
   const steps = legal.filter((a) => a.type === "step");
   const rest = legal.filter((a) => a.type !== "move" && a.type !== "step");
   const prompt = (view.prompts || []).find((p) => p.seat === seat) || null;
-  const item = (a) => ({
-    action: a,
-    label: label(a),
-    primary: ["accept", "end_move", "adventure", "quest", "rest"].includes(a.type) || (a.type === "spend" && a.amount === 0),
-  });
+  const item = (a) => {
+    const o = oddsFor(view, a);
+    const text = o ? oddsText(o) : null;
+    return {
+      action: a,
+      label: text ? `${label(a)} — ${text.short}` : label(a),
+      title: text ? text.long : "",
+      primary: ["accept", "end_move", "adventure", "quest", "rest"].includes(a.type) || (a.type === "spend" && a.amount === 0),
+    };
+  };
   let hint = "";
   if (moves.length || steps.length) {
     const reach = new Set(moves.map((a) => a.to)).size;

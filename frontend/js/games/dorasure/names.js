@@ -181,6 +181,8 @@ export class DorasureNames {
         return `Step to ${this.place(a.to, view)} with a ${a.die}`;
       case "end_move":
         return "Stop moving here";
+      case "undo_step":
+        return "Take back the last step";
       case "adventure":
         return "Go adventuring";
       case "rest":
