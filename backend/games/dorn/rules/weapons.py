@@ -255,15 +255,14 @@ def _block(w: Work, seat: str, p: PromptState, a: Action) -> None:
     r, target = d["run"], d["target"]
     if a["answer"] == "block":
         blocking.spend(w, d["key"])
-        w.emit(
-            "attack_blocked",
+        text = (
             f"The Keeper cancels {HEROES[r['hero']]['name']}'s attack on {w.creature_name(target)} "
-            f"({blocking.name(d['key'])}).",
-            hero=r["hero"],
-            target=target,
-            block=d["key"],
-            **({"ability": blocking.SINISTER_PARRY} if d["key"] == blocking.SINISTER_PARRY else {}),
+            f"({blocking.name(d['key'])})."
         )
+        if d["key"] == blocking.SINISTER_PARRY:  # Zorkal's ability, named for the usage tally
+            w.emit("attack_blocked", text, hero=r["hero"], target=target, block=d["key"], ability=d["key"])
+        else:
+            w.emit("attack_blocked", text, hero=r["hero"], target=target, block=d["key"])
     else:
         w.emit(
             "attack_let_through",
