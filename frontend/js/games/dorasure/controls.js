@@ -94,8 +94,9 @@ export function dragonStrip(stat, view) {
   const boxes = (stat.dragon || {}).boxes || 9;
   const d = view.dragon || {};
   const life = d.life ?? boxes - (d.swords ?? 0);
+  // Fire spaces are told by their colour (and their title), as on the map.
   const cells = Array.from({ length }, (_, i) =>
-    h(`span.meter-cell${fire.has(i) ? ".fire" : ""}${i <= at ? ".passed" : ""}${i === at ? ".here" : ""}${i === final ? ".final" : ""}`, { title: fire.has(i) ? `${i}: fire` : String(i) }, fire.has(i) ? "🔥" : String(i)),
+    h(`span.meter-cell${fire.has(i) ? ".fire" : ""}${i <= at ? ".passed" : ""}${i === at ? ".here" : ""}${i === final ? ".final" : ""}`, { title: fire.has(i) ? `${i}: fire space` : String(i) }, String(i)),
   );
   return h(
     "section.dragon-strip",
