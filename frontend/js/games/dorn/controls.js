@@ -4,7 +4,7 @@ import { h } from "../../ui.js";
 import { cardHeader, seatOf, statBar, textChip, tokenChip } from "../panels.js";
 import { heroColor } from "./figures.js";
 import { key } from "./layout.js";
-import { abilityGroup, abilityLine, abilityName, heroAbilities } from "./abilities.js";
+import { abilityEntry, abilityGroup, abilityLine, abilityName, heroAbilities } from "./abilities.js";
 import { doneLabel, MARKER_LABEL, promptTitle, ritualCost } from "./names.js";
 import { actionCell, activeFigure, actorOf, actors as actorsOf, aimsOf, askOf, figureActionsAt, owes, useKey, useOf } from "./selection.js";
 import { TERRAIN_STYLE } from "./terrain.js";
@@ -68,13 +68,14 @@ function keeperCard(kit, view, { toAct, connected, table }) {
   const { stat } = kit;
   const z = view.zorkal || {};
   const hand = view.ritual_hand;
-  // Which Rituals can be played now: listed in the Blood step; else whether the pool pays them.
-  const listed = new Set((kit.legal || []).filter((a) => a.type === "play_ritual").map((a) => a.card));
+  // Which Rituals the pool pays now (the Blood step's buttons are the ones whose condition holds too).
+  const blood = view.blood ?? 0;
+  const payable = (c) => view.phase === "K1" && !view.ritual_played && (ritualCost(stat, c, view) ?? Infinity) <= blood;
   const payNote = (c) => {
     const cost = ritualCost(stat, c, view);
-    if (listed.has(c)) return "playable now";
-    if (cost !== null && cost > (view.blood ?? 0)) return `needs ${cost - (view.blood ?? 0)} more Blood`;
-    return view.phase === "K1" ? (view.ritual_played ? "one Ritual per turn" : "its condition is not met") : "affordable";
+    if (cost !== null && cost > blood) return `needs ${cost - blood} more Blood`;
+    if (view.phase !== "K1") return "the pool pays it";
+    return view.ritual_played ? "one Ritual a turn: played" : "the pool pays it now";
   };
   return h(
     `article.hero-card.keeper-card${Array.isArray(hand) ? ".with-hand" : ""}${toAct.includes("keeper") ? ".due" : ""}`,
@@ -97,7 +98,7 @@ function keeperCard(kit, view, { toAct, connected, table }) {
             { title: "Your Ritual hand (only you see it)" },
             h("span.muted", {}, "Rituals: "),
             hand.length
-              ? hand.map((c) => cardChip(kit, c, `ritual${listed.has(c) ? ".playable" : ""}`, `${cardText(stat, c).name} (${ritualCost(stat, c, view) ?? "?"} Blood; ${payNote(c)})`, c))
+              ? hand.map((c) => cardChip(kit, c, `ritual${payable(c) ? ".playable" : ""}`, `${cardText(stat, c).name} (${ritualCost(stat, c, view) ?? "?"} Blood; ${payNote(c)})`, c))
               : "none",
           )
         : h("div.small.muted", {}, `${view.ritual_hand_count ?? 0} Ritual cards in hand`),
@@ -116,7 +117,8 @@ function heroCard(kit, view, id, hero, { due, mine, current }, { connected, tabl
   const attacks = (sheet.basic || []).filter((a) => !a.levels || a.levels.includes(level));
   const basicIds = new Set((sheet.basic || []).map((a) => a.id));
   const abilities = heroAbilities(stat, id, level).filter((ab) => !basicIds.has(ab.id));
-  const used = (hero.used || []).map((u) => abilityName(stat, id, String(u)));
+  // Once-per-turn uses of catalogued abilities (the engine also notes other uses there).
+  const used = (hero.used || []).filter((u) => abilityEntry(stat, id, String(u))).map((u) => abilityName(stat, id, String(u)));
   const carried = Object.entries(view.artifacts || {}).filter(([, a]) => a.carrier === id).map(([aid]) => names.artifactName(aid));
   const items = Array.isArray(hero.cards) ? hero.cards : null;
   const flags = [!hero.alive && "dead", hero.rot && "mummy rot", hero.rubble && "in rubble", hero.item_used && "item used", hero.away && "away on an Astral Journey", hero.aegis != null && "under Aegis"].filter(Boolean);
@@ -293,7 +295,7 @@ function promptPlan(names, view, legal, { item, byType, finish }) {
   const onBoard = answers.some((a) => actionCell(a) || aimsOf(a).length);
   const others = legal.filter((a) => a.type !== "choose" && a.type !== "surrender" && a.type !== "time_up");
   return finish([], onBoard ? "Answer the question: click a lit cell or a ringed figure, or a button." : "Answer the question.", {
-    title: titleCaseFirst(promptTitle(p)),
+    title: titleCaseFirst(promptTitle(p, view, names.stat)),
     text: p.text || "",
     items: [...answers.map((a, i) => item(a, { primary: i === 0, title: i === 0 ? "The default answer when time runs out" : "" })), ...others.map((a) => item(a))],
     dock: "side",

@@ -66,13 +66,13 @@ export function tokenShowsDay(view) {
 }
 
 /** The turn banner's line: the Keeper turn, the Day/Night token's face (as the panel draws it), and the open step. */
-export function turnText(view) {
+export function turnText(view, stat = null) {
   if (!view) return "";
   if (view.outcome) return view.outcome.reason || "Game over";
   const when = `Keeper turn ${view.k} · ${tokenShowsDay(view) ? "Day" : "Night"}`;
   const name = String(view.phase_name || view.phase || "").replace(/^the /i, "");
   const step = name.charAt(0).toUpperCase() + name.slice(1);
-  if (view.prompt) return `${when} · ${promptTitle(view.prompt)}`;
+  if (view.prompt) return `${when} · ${promptTitle(view.prompt, view, stat)}`;
   if (view.surrender) return `${when} · the heroes vote on a surrender`;
   return `${when} · ${step}`;
 }
@@ -84,11 +84,13 @@ const PROMPT_TITLE = {
 };
 
 /** A prompt's short title for the banner and its dialog: "the Keeper places a hidden monster", or its humanised kind. */
-export function promptTitle(prompt) {
+export function promptTitle(prompt, view = null, stat = null) {
   if (!prompt) return "";
   if (PROMPT_TITLE[prompt.kind]) return PROMPT_TITLE[prompt.kind];
-  const who = prompt.seat === "keeper" ? "the Keeper" : "a hero seat";
-  return `${who} answers: ${titleCase(String(prompt.kind || "a question"))}`;
+  // A hero seat is named by its heroes (the view's seats), never by its id.
+  const heroes = prompt.seat !== "keeper" && stat ? (view?.seats?.[prompt.seat] || []).map((h) => stat.heroes?.[h]?.name || titleCase(h)) : [];
+  const who = prompt.seat === "keeper" ? "the Keeper answers" : heroes.length ? `${listWords(heroes)} ${heroes.length > 1 ? "answer" : "answers"}` : "a hero seat answers";
+  return `${who}: ${titleCase(String(prompt.kind || "a question"))}`;
 }
 
 // Obstacle kinds as the board names them (data/obstacles.json names them so too).
@@ -151,6 +153,7 @@ export class DornNames {
       else if (k === "heroes" && Array.isArray(v)) out.push(` on ${listWords(v.map((h) => this.heroName(h)))}`);
       else if (Array.isArray(v) && v.every((c) => cellOf(c))) out.push(` at ${v.map(place).join(", ")}`);
       else if (typeof v === "boolean") out.push(v ? ` · ${titleCase(k)}` : ` · no ${k.replace(/_/g, " ")}`);
+      else if (["answer", "choice", "option"].includes(k) && typeof v === "string") out.push(` · ${titleCase(v.replace(/_/g, " "))}`);
       else out.push(` · ${titleCase(k)} ${Array.isArray(v) ? v.map((x) => this.figureName(x, view)).join(", ") : typeof v === "object" ? JSON.stringify(v) : this.figureName(String(v), view)}`);
     }
     return out.join("");

@@ -215,7 +215,7 @@ class DornRenderer {
   }
 
   turnText(view) {
-    return turnText(view);
+    return turnText(view, this.stat);
   }
 
   describeEvent(ev) {
