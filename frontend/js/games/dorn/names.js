@@ -247,6 +247,10 @@ export class DornNames {
         return doneLabel(view?.phase);
       case "take_back_done":
         return "Take back my Done";
+      case "undo_move":
+        return `Take back ${this.heroName(a.hero)}'s last move`;
+      case "time_up":
+        return "My time is up (take the defaults)";
       case "surrender":
         return "Surrender";
       case "propose_surrender":
