@@ -18,6 +18,7 @@ exceed ``cap`` whatever the others show) and the mass above the cap is one minus
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
@@ -96,23 +97,52 @@ def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction], cap: int) -> 
 
 
 @cache
-def _pool(n: int, cap: int) -> tuple[tuple[int, Fraction], ...]:
+def _die_sixths(cap: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """``die_dist(cap)`` as integer numerators over 6**e (every probability is a multiple of a
+    power of 1/6): big-integer sums are far cheaper than Fractions when pools grow large."""
+    dist = die_dist(cap)
+    e = 0
+    for _, p in dist:
+        while 6**e % p.denominator:
+            e += 1
+    return tuple((v, int(p * 6**e)) for v, p in dist), e
+
+
+@cache
+def _pool(n: int, cap: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """min(score of n dice, cap) as integer numerators over 6**e."""
     if n <= 0:
-        return ((min(0, cap), Fraction(1)),)
+        return ((min(0, cap), 1),), 0
     # Capping each die at cap + n keeps min(total, cap) exact: one die that high leaves the
     # total above cap even if the n - 1 others all show -1.
-    die = dict(die_dist(cap + n))
-    dist = dict(_pool(n - 1, cap + 1))  # the n - 1 others, capped one higher
-    return tuple(sorted(convolve(dist, die, cap).items()))
+    die, e1 = _die_sixths(cap + n)
+    others, e2 = _pool(n - 1, cap + 1)  # the n - 1 others, capped one higher
+    out: dict[int, int] = {}
+    for x, a in others:
+        for y, b in die:
+            v = min(cap, x + y)
+            out[v] = out.get(v, 0) + a * b
+    return _reduced(out, e1 + e2)
+
+
+def _reduced(dist: dict[int, int], e: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The same distribution over the smallest power of 6 (the capped tails need long
+    denominators that the sums do not keep): keeps the integers short."""
+    g = math.gcd(*dist.values())
+    k = 0
+    while k < e and g % 6 == 0:
+        g //= 6
+        k += 1
+    scale = 6**k
+    return tuple(sorted((v, a // scale) for v, a in dist.items())), e - k
 
 
 def pool_dist(n: int, cap: int, offset: int = 0) -> Dist:
     """Distribution of ``offset`` + the score of ``n`` scored dice, totals >= ``cap`` lumped at ``cap``."""
-    return (
-        {min(cap, v + offset): p for v, p in _pool(n, cap - offset)}
-        if n > 0
-        else {min(cap, offset): Fraction(1)}
-    )
+    if n <= 0:
+        return {min(cap, offset): Fraction(1)}
+    dist, e = _pool(n, cap - offset)
+    return {min(cap, v + offset): Fraction(a, 6**e) for v, a in dist}
 
 
 def _merge(d: Dist) -> Dist:
