@@ -46,6 +46,7 @@ from backend.engine.rng import Rng
 
 from .board import BOARD, WALL
 from .catalog import MONSTERS
+from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
 from .state import KEEPER, ZORKAL, State
 
@@ -59,9 +60,11 @@ NUDGE = {KEEPER: (1, 2), "heroes": (3, 4)}
 # games still end in a victory: most are stalemates random play does not break, such as the
 # last heroes waiting on the trail, out of reach of a labyrinth full of monsters).
 GIVE_UP_TYPES = ("surrender", "propose_surrender")
-# Never drawn: giving up (above), and Real Day and Night's ``time_up``, which the server sends
-# when a side's clock runs out (a random pick of it would skip most turns of that variant).
+# Never drawn uniformly: giving up (above), and Real Day and Night's ``time_up``, which the
+# server sends when a side's clock runs out (drawn uniformly, it would skip most turns of that
+# variant).  A side runs out of time with chance 1/TIME_UP_CHANCE per pick where it is listed.
 NOT_DRAWN = (*GIVE_UP_TYPES, "time_up")
+TIME_UP_CHANCE = 150
 SURRENDER_CHANCE = 20_000
 GIVE_UP_TURN = 45
 
@@ -79,6 +82,10 @@ def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
         give_up = next((a for a in legal[:3] if a["type"] in GIVE_UP_TYPES), None)
         if give_up is not None and (_gives_up(state, seat) or rng.below(SURRENDER_CHANCE) == 0):
             return give_up
+    if clock.playing(state) and rng.below(TIME_UP_CHANCE) == 0:
+        time_up = next((a for a in legal if a["type"] == "time_up"), None)
+        if time_up is not None:
+            return time_up
     if (
         seat == KEEPER
         and state["phase"] == MONSTER_MOVES
