@@ -251,7 +251,7 @@ def _monsters(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Mon
             "atk": m["attacks_left"],
             "moved": mid in moved,
             "bat": m["bat"],
-            "frozen": False,  # no card freezes a monster yet (blizzard: rules to come)
+            "frozen": m["frozen"],  # blizzard (the view shows it)
             "no_attack": m["no_attack"],
         }
     return out

@@ -61,6 +61,9 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "prompt": _prompt(s["prompt"]),
         "queue": [_prompt(p) for p in s["queue"]],
         "undo": copy_json(s["undo"]),  # public (rules/undo.py): the determiniser rebuilds from it
+        # Lasting effects (rules/effects.py): every one is public, announced when it began
+        # (Bloodlust, Icy Prison's heroes, Aegis, the blocks spent, who fled or ran out of time).
+        "effects": copy_json(s["effects"]),
         "surrender": copy_json(s["surrender"]),
         "to_act": sorted(to_act),
         "outcome": copy_json(s["outcome"]),
@@ -131,6 +134,7 @@ def _keeper_part(s: State) -> dict[str, Any]:
                 "attacks_left": m["atk"],
                 "bat": m["bat"],
                 "no_attack": m["no_attack"],
+                "frozen": m["frozen"],
             }
             for mid, m in s["monsters"].items()
         },
