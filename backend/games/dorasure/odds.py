@@ -3,7 +3,8 @@ R23, R34, R46, R51, R53, R57).
 
 ``odds(view, seat, action)`` reads only ``view`` — the seat's own view, in which face-down
 tiles are absent — and the public content tables, so no hidden tile can change a number.
-It returns ``{"title", "key", "outcomes"}`` or None for an action that rolls nothing:
+It returns ``{"title", "key", "outcomes"}`` (an Adventure or a Quest adds ``spending``: the key
+outcome if the seat then spends 1, 2... of its points) or None for an action that rolls nothing:
 ``outcomes`` are the chart rows (or success/failure) that matter, each with its exact
 probability as a ``"p/q"`` string and a float, and ``key`` is the one a player weighs first
 ("the quest succeeds").  Other heroes' answers still to come (their spending, an invitee
@@ -318,12 +319,27 @@ def _prompt_kind(view: Mapping[str, Any], seat: str) -> str | None:
     return next((p["kind"] for p in view["prompts"] if p["seat"] == seat), None)
 
 
+def _spending(
+    view: Mapping[str, Any], seat: str, kind: str, quest: str | None, dice: int, offset: int
+) -> list[dict[str, Any]]:
+    """The key outcome if the seat then spends 1, 2... of its points (1 point = 1 die, R7)."""
+    h = _heroes(view)[seat]
+    out = []
+    for k in range(1, int(h["res"]) + int(h["gold"]) + 1):
+        thirst = base_pool(view, h, kind, quest, k) - base_pool(view, h, kind, quest)
+        key, _ = _read(view, kind, seat, quest, max(0, dice + k + thirst), offset)
+        out.append({"spend": k, "label": f"spending {k}", **fraction(Fraction(key["p"]))})
+    return out
+
+
 def _adventure(view: Mapping[str, Any], seat: str) -> dict[str, Any]:
     h = _heroes(view)[seat]
     n = max(0, base_pool(view, h, "adventure", None))
     key, outs = _read(view, "adventure", seat, None, n, 0)
     where = node_class(view, h["pos"])
-    return _answer(f"Adventure in the {where}: {_dice_word(n)}, before spending", key, outs)
+    answer = _answer(f"Adventure in the {where}: {_dice_word(n)}, before spending", key, outs)
+    answer["spending"] = _spending(view, seat, "adventure", None, n, 0)
+    return answer
 
 
 def _quest(view: Mapping[str, Any], seat: str, action: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -337,11 +353,13 @@ def _quest(view: Mapping[str, Any], seat: str, action: Mapping[str, Any]) -> dic
     key, outs = _read(view, "quest", seat, qid, n, int(m["flags"]))
     who = "with every invited hero" if len(group) > 1 else "alone"
     flags = f" + {m['flags']} flags" if m["flags"] else ""
-    return _answer(
+    answer = _answer(
         f"{m['quest']['name']} (needs {QUESTS[qid]['target']}), {who}: {_dice_word(n)}{flags}, before spending",
         key,
         outs,
     )
+    answer["spending"] = _spending(view, seat, "quest", qid, n, int(m["flags"]))
+    return answer
 
 
 def _roll_dice(

@@ -424,3 +424,16 @@ def test_spectators_and_replays_get_no_odds(monkeypatch):
     assert "odds" not in GAME.view(t.s, "werewolf", reveal=True)
     assert GAME.view(t.s, "ninja")["odds"] == []  # owes nothing now
     assert GAME.odds(GAME.view(t.s, "werewolf"), "werewolf", {"type": "end_turn"}) is None
+
+
+def test_spending_before_an_adventure_matches_the_spend_prompt(monkeypatch):
+    """The act button's "spending k" lines are the spend prompt's own odds for k points."""
+    t = at_action(monkeypatch, {"hunter": {"pos": "f10", "res": 2}, "ninja": "city"}, "hunter")
+    o = listed_odds(t.s, "hunter", {"type": "adventure"})
+    assert [x["spend"] for x in o["spending"]] == [1, 2]
+    t.act("hunter", {"type": "adventure"})
+    assert t.prompt("hunter") == "spend"
+    for x in o["spending"]:
+        at_prompt = listed_odds(t.s, "hunter", {"type": "spend", "amount": x["spend"]})
+        assert at_prompt["key"]["p"] == x["p"]
+    assert Fraction(o["spending"][1]["p"]) > Fraction(o["spending"][0]["p"]) > Fraction(o["key"]["p"])

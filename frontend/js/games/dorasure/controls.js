@@ -154,7 +154,9 @@ export function oddsFor(view, a) {
 export function oddsText(o) {
   return {
     short: `${o.key.label}: ${percent(o.key.value)}`,
-    long: `${o.title}. ${o.outcomes.map((x) => `${x.label}: ${percent(x.value)} (${x.p})`).join("; ")}.`,
+    long:
+      `${o.title}. ${o.outcomes.map((x) => `${x.label}: ${percent(x.value)} (${x.p})`).join("; ")}.` +
+      (o.spending && o.spending.length ? ` ${o.key.label} ${o.spending.map((x) => `${x.label}: ${percent(x.value)}`).join(", ")}.` : ""),
   };
 }
 
