@@ -61,12 +61,9 @@ def ask_returns(w: Work) -> None:
 
 
 def return_cells(w: Work, hid: str) -> list[int]:
-    """Legal hero cells (content 1.6) but the gate and throne, in reading order."""
-    key = ("astral", hid)
-    found: list[int] | None = w.memo.get(key)
-    if found is None:
-        found = w.memo[key] = [c for c in _ALL_CELLS if c not in _NOT_THERE and hero_may_stop(w, hid, c)]
-    return found
+    """Legal hero cells (content 1.6) but the gate and throne, in reading order (built only while
+    the question is open, so not memoised: a Work may place several heroes in one command)."""
+    return [c for c in _ALL_CELLS if c not in _NOT_THERE and hero_may_stop(w, hid, c)]
 
 
 def _answers(w: Work, p: PromptState) -> list[Action]:
