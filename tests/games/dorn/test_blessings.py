@@ -193,6 +193,16 @@ def test_b01_rot_still_ticks_while_away_and_she_comes_back_at_h0_where_her_seat_
     assert s["prompt"] is None and s["phase"] == turns.BLESSINGS
 
 
+def test_b01_real_day_and_night_time_up_brings_her_back_to_the_first_argos_cell():
+    s = edit(position("", phase="H1"), lambda w: w.s["options"].update(real_day_and_night=True))
+    s = _set(s, "almanor", cell=c(12, 9))
+    s, seat = _bless(s, "almanor", "B01")
+    s = edit(_play(s, seat, "almanor", "B01"), turns.start_hero_turn)
+    assert s["prompt"]["kind"] == "astral_return" and {"type": "time_up"} in legal(s, seat)
+    s = act(s, seat, {"type": "time_up"})
+    assert s["heroes"]["almanor"]["cell"] == c(10, 18) and s["prompt"] is None
+
+
 def test_b01_the_return_never_lands_on_the_gate_or_throne_even_when_open():
     s = position("", phase="H1")
     s = edit(s, lambda w: w.s.update(gate=True))
