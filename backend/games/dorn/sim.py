@@ -97,8 +97,20 @@ def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
     if rng.below(den) < num:
         purposeful = _purposeful(state, seat, legal)
         if purposeful:
-            return purposeful[rng.below(len(purposeful))]
+            return _spread(purposeful, rng)
     return _uniform(legal, rng)
+
+
+def _spread(actions: list[Action], rng: Rng) -> Action:
+    """A pick that gives each kind of purposeful action the same chance, then each of its
+    choices: an ability or card listed once per cell (fireball, teleport) would otherwise crowd
+    out one listed once (blizzard, healing aura), and never occur in simulations."""
+    kinds: dict[tuple[str, str], list[Action]] = {}
+    for a in actions:
+        what = a.get("ability") or a.get("with") or a.get("card") or ""
+        kinds.setdefault((a["type"], what if isinstance(what, str) else ""), []).append(a)
+    group = list(kinds.values())[rng.below(len(kinds))]
+    return group[rng.below(len(group))]
 
 
 def _uniform(legal: list[Action], rng: Rng) -> Action:
