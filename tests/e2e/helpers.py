@@ -285,3 +285,28 @@ def play_ws(
     # Playwright's sync API owns this thread's event loop: the WebSocket players get their own thread.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, run()).result()
+
+
+# -- the board: clicks on cells and figures, the lit cells --------------------------------------
+
+
+def click_at(page: Any, point: dict[str, float]) -> None:
+    page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
+
+
+def click_cell(page: Any, cell: list[int]) -> None:
+    click_at(page, page.evaluate("([x, y]) => window.__dt.cellToPixel(x, y)", cell))
+
+
+def click_figure(page: Any, figure: str) -> None:
+    point = page.evaluate("(id) => window.__dt.renderer.figurePixel(id)", figure)
+    assert point, f"{figure} is not drawn"
+    click_at(page, point)
+
+
+def lit_cells(page: Any) -> list[list[int]]:
+    return page.evaluate("() => [...window.__dt.renderer.lit.keys()].map(k => k.split(',').map(Number))")
+
+
+def selection(page: Any) -> Any:
+    return page.evaluate("() => window.__dt.table.selection")

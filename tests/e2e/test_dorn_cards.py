@@ -21,7 +21,17 @@ import pytest
 
 from tests.server_fixtures import Api
 
-from .helpers import Recorder, finish, new_player, sync_pages, wait_live, wait_seq_above
+from .helpers import (
+    Recorder,
+    click_cell,
+    click_figure,
+    finish,
+    lit_cells,
+    new_player,
+    sync_pages,
+    wait_live,
+    wait_seq_above,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -51,24 +61,6 @@ def send(page: Any, seat: str, action: dict[str, Any]) -> None:
 def show_seat(page: Any, seat: str) -> None:
     page.click(f'#seat-tabs button.seat-tab[data-seat="{seat}"]')
     page.wait_for_function(f"() => window.__dt.table.activeSeat === {json.dumps(seat)}")
-
-
-def click_at(page: Any, point: dict[str, float]) -> None:
-    page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
-
-
-def click_cell(page: Any, cell: list[int]) -> None:
-    click_at(page, page.evaluate("([x, y]) => window.__dt.cellToPixel(x, y)", cell))
-
-
-def click_figure(page: Any, figure: str) -> None:
-    point = page.evaluate("(id) => window.__dt.renderer.figurePixel(id)", figure)
-    assert point, f"{figure} is not drawn"
-    click_at(page, point)
-
-
-def lit_cells(page: Any) -> list[list[int]]:
-    return page.evaluate("() => [...window.__dt.renderer.lit.keys()].map(k => k.split(',').map(Number))")
 
 
 def buttons(page: Any, where: str = "#controls, #prompt-dialog[open]") -> list[dict[str, Any]]:

@@ -19,11 +19,14 @@ from .helpers import (
     assert_high_dpi,
     canvas_pixels,
     check_resize,
+    click_cell,
+    click_figure,
     close,
     create_table,
     due_seat,
     finish,
     hex_rgb,
+    lit_cells,
     new_player,
     seq_of,
     state_of,
@@ -36,28 +39,6 @@ from .helpers import (
 pytestmark = pytest.mark.e2e
 
 HERO_SEATS = ["heroes_1", "heroes_2"]
-
-
-def click_at(page: Any, point: dict[str, float]) -> None:
-    page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
-
-
-def click_cell(page: Any, cell: list[int]) -> None:
-    click_at(page, page.evaluate("([x, y]) => window.__dt.cellToPixel(x, y)", cell))
-
-
-def click_figure(page: Any, figure: str) -> None:
-    point = page.evaluate("(id) => window.__dt.renderer.figurePixel(id)", figure)
-    assert point, f"{figure} is not drawn"
-    click_at(page, point)
-
-
-def lit_cells(page: Any) -> list[list[int]]:
-    return page.evaluate("() => [...window.__dt.renderer.lit.keys()].map(k => k.split(',').map(Number))")
-
-
-def selection(page: Any) -> Any:
-    return page.evaluate("() => window.__dt.table.selection")
 
 
 def press(page: Any, kind: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import Recorder, finish, seq_of
+from .helpers import Recorder, click_cell, click_figure, finish, selection, seq_of
 from .test_renderer_texts import seat_page, seated_table
 
 pytestmark = pytest.mark.e2e
@@ -43,20 +43,6 @@ def reach_hero_moves(page: Any) -> None:
         )
         page.wait_for_function(f"() => window.__dt.table.current.seq > {before}")
     raise AssertionError("the heroes' movement never came")
-
-
-def click_figure(page: Any, figure: str) -> None:
-    point = page.evaluate("(id) => window.__dt.renderer.figurePixel(id)", figure)
-    page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
-
-
-def click_cell(page: Any, cell: list[int]) -> None:
-    point = page.evaluate("([x, y]) => window.__dt.cellToPixel(x, y)", cell)
-    page.locator("#board").click(position={"x": point["x"], "y": point["y"]})
-
-
-def selection(page: Any) -> Any:
-    return page.evaluate("() => window.__dt.table.selection")
 
 
 def test_dorn_clicks_pick_own_figures_and_ask(browser: Any, server: Any, artifacts: Path) -> None:
