@@ -7,7 +7,7 @@ Cells are board indices; a figure on a teleport pad is at both of its cells.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from backend.engine.squaregrid import line_of_sight, straight_middle
 
@@ -93,63 +93,48 @@ def pike_reach(w: Work, src: int, dst: int, attacker_is_hero: bool) -> bool:
     return False
 
 
-def magic_distance(w: Work, src: int, dst: int, limit: int) -> int | None:
-    """Magic distance (content 1.7.2, ruling 5): shortest path avoiding walls, the closed gate,
-    obstacles and creature-held cells in between (heroes may be in between); no pad link.
-    Returns None when the target is farther than ``limit``."""
+def _magic_walk(w: Work, src: int, limit: int) -> Iterator[tuple[int, int]]:
+    """(cell, magic distance) for every cell magic reaches from ``src`` within ``limit``, nearest
+    first (content 1.7.2, ruling 5): paths avoid walls, the closed gate, obstacles and
+    creature-held cells in between (a cell holding one is reached, not passed); heroes may be in
+    between; no pad link."""
     static = _static_blocker(w)
     occ = w.occupancy()
-    targets = set(BOARD.cells_of(dst))
+    gate = w.s["gate"]
     starts = BOARD.cells_of(src)
-    if targets.intersection(starts):
-        return 0
     seen = set(starts)
+    for s in starts:
+        yield s, 0
     queue = deque((s, 0) for s in starts)
     while queue:
         cell, d = queue.popleft()
         if d >= limit:
             continue
         for n in BOARD.neighbours[cell]:
-            if n in seen:
+            if n in seen or BOARD.closed_gate_blocks(n, gate):
                 continue
             seen.add(n)
-            if n in targets:
-                return d + 1
+            yield n, d + 1
             if static(n):
                 continue
             fid = occ.get(n)
             if fid is not None and w.is_creature(fid):
                 continue
             queue.append((n, d + 1))
-    return None
+
+
+def magic_distance(w: Work, src: int, dst: int, limit: int) -> int | None:
+    """Magic distance (content 1.7.2, ruling 5) from ``src`` to ``dst`` (either of its cells);
+    None when the target is farther than ``limit``."""
+    targets = BOARD.cells_of(dst)
+    return next((d for c, d in _magic_walk(w, src, limit) if c in targets), None)
 
 
 def magic_cells(w: Work, src: int, limit: int) -> set[int]:
-    """Every cell a spell aimed at a cell (fireball) may target: magic distance <= ``limit``
-    (content 1.7.2, ruling 5), the same paths as ``magic_distance``; the cell itself may hold
-    anything, and is never a wall or the closed gate."""
-    static = _static_blocker(w)
-    occ = w.occupancy()
-    starts = BOARD.cells_of(src)
-    seen = set(starts)
-    found = set(starts)
-    queue = deque((s, 0) for s in starts)
-    while queue:
-        cell, d = queue.popleft()
-        if d >= limit:
-            continue
-        for n in BOARD.neighbours[cell]:
-            if n in seen or BOARD.closed_gate_blocks(n, w.s["gate"]):
-                continue
-            seen.add(n)
-            found.add(n)
-            if static(n):
-                continue
-            fid = occ.get(n)
-            if fid is not None and w.is_creature(fid):
-                continue
-            queue.append((n, d + 1))
-    return found
+    """Every cell a spell aimed at a cell (fireball) may target: magic distance <= ``limit``,
+    the same paths as ``magic_distance``; the cell itself may hold anything, and is never a wall
+    or the closed gate."""
+    return {c for c, _ in _magic_walk(w, src, limit)}
 
 
 def area_distances(w: Work, src: int, limit: int) -> dict[int, int]:
