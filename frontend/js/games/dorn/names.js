@@ -270,7 +270,8 @@ export class DornNames {
       case "summon":
         return `Summon a ${this.monsterName(a.monster).toLowerCase()} at ${place(a.to)}`;
       case "summon_strong":
-        return `Summon a strong monster at ${place(a.to)}`;
+        // With Zorkal's pandemonium the Keeper names the type (one action per type in the bag).
+        return a.monster ? `Summon a ${this.monsterName(a.monster).toLowerCase()} (strong) at ${place(a.to)}` : `Summon a strong monster at ${place(a.to)}`;
       case "place_monster":
         return `Place it at ${place(a.to)}`;
       case "step":
