@@ -24,7 +24,7 @@ Creatures never damage obstacles (content 6.3), so nothing on the Keeper's side 
 
 from __future__ import annotations
 
-from ..board import BOARD
+from ..board import BOARD, WALL
 from ..catalog import HEROES, OBSTACLE_KINDS, OBSTACLE_LIFE, OBSTACLE_TOKENS
 from ..state import Work, cell_name, xy
 from . import reach
@@ -57,7 +57,7 @@ def can_place(w: Work, cell: int) -> bool:
     obstacle; floor or zone, the gate once open), with no treasure token and no artifact lying
     there, not a teleport pad, not in the Ritual Chamber, and neither on nor next to a hero; and a
     token must be left in the supply."""
-    if supply(w) <= 0 or cell in BOARD.partner or cell in BOARD.chamber:
+    if supply(w) <= 0 or cell not in _CANDIDATE_SET:
         return False
     s = w.s
     if cell in s["tokens"] or any(
@@ -78,7 +78,22 @@ def placeable(w: Work) -> list[int]:
     """Every cell ``can_place`` accepts now, in reading order (the order prompts list them in)."""
     if supply(w) <= 0:
         return []
-    return [c for c in range(BOARD.width * BOARD.height) if can_place(w, c)]
+    return [c for c in _CANDIDATES if can_place(w, c)]
+
+
+def fits(w: Work) -> bool:
+    """Whether one obstacle may go anywhere now (R11's precondition)."""
+    return supply(w) > 0 and any(can_place(w, c) for c in _CANDIDATES)
+
+
+# The cells the board alone allows (no wall, no pad, not in the chamber), in reading order:
+# the only ones ``can_place`` looks further at (the Keeper's K1 list asks R11 whether one fits).
+_CANDIDATES = tuple(
+    c
+    for c in range(BOARD.width * BOARD.height)
+    if BOARD.terrain[c] != WALL and c not in BOARD.partner and c not in BOARD.chamber
+)
+_CANDIDATE_SET = frozenset(_CANDIDATES)
 
 
 def place(w: Work, cell: int, kind: str, why: str | None = None) -> str | None:

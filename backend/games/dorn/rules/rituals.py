@@ -185,7 +185,7 @@ def _earth_awakens_choices(w: Work) -> list[dict[str, Any]]:
     """R11's precondition: a barrier fits somewhere (content 4.1: "place as many as fit")."""
     if obstacles.supply(w) <= 0:
         return []
-    return [{}] if any(obstacles.can_place(w, c) for c in range(BOARD.width * BOARD.height)) else []
+    return [{}] if obstacles.fits(w) else []
 
 
 def _earth_awakens(w: Work, action: dict[str, Any]) -> None:
