@@ -1,41 +1,28 @@
-"""Who may act, what they may do, and doing it.
+"""Who may act, what they may do, and doing it: the contract's side of the actions.
 
 Every action is a small dict with a ``"type"``; ``legal`` lists them in canonical form and
 ``check`` accepts exactly the listed ones (it only generates the part of the list the action
-could be in, so validating stays cheap).
+could be in, so validating stays cheap).  What each step lists is in ``steps.py`` (``STEPS``,
+and every question's answers, ``PROMPTS``); what each action does is in ``handlers.py``
+(``HANDLERS``); the refusal of each type (``WHY``) is here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from backend.engine.core import Action, IllegalAction, Transition
 
 from .board import BOARD
-from .catalog import HEROES, MONSTERS, ZORKAL_STATS
+from .handlers import HANDLERS
 from .rules import (
-    blessings,
     clock,
-    combat,
-    footwork,
-    heal,
     movement,
     parries,
-    rituals,
-    setup,
-    spells,
-    summoning,
-    tactics,
-    treasure,
     triggers,
     turns,
     undo,
-    variants,
-    weapons,
 )
-from .rules.prompts import PromptRule, close
-from .rules.reach import heroes_adjacent
 from .rules.turns import HERO_PHASES, KEEPER
 from .state import (
     ZORKAL,
@@ -43,13 +30,10 @@ from .state import (
     State,
     Work,
     ZorkalState,
-    cell_name,
     hand_over,
-    placed,
     reader,
-    seat_words,
-    xy,
 )
+from .steps import PROMPTS, STEPS, destinations, wants
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -129,19 +113,6 @@ def _may_surrender(s: State) -> bool:
     return bool(s["options"].get("allow_surrender", True))
 
 
-# ---------------------------------------------------------------------------------------
-# The listed actions: one generator per step, looked up by phase (``STEPS``), after what every
-# Keeper step or every hero step lists first.  A generator gets the read-only Work, the seat,
-# ``only`` (one action type, when validating: the others are not built) and ``focus`` (one
-# hero or creature, likewise).  Order matters: the steered simulator draws by position.
-
-Step = Callable[[Work, str, "str | None", "str | None"], list[Action]]
-
-
-def _wants(only: str | None, kind: str) -> bool:
-    return only is None or only == kind
-
-
 # Content 5.9: "The Keeper seat may surrender at any time"; "Any hero seat may propose
 # surrender" (at any time too): listed for a seat that owes nothing as well (``anytime``).
 ANYTIME = ("surrender", "propose_surrender")
@@ -157,7 +128,7 @@ def anytime(s: State, seat: str, only: str | None = None) -> list[Action]:
         kind = "propose_surrender"
     else:
         return []
-    return [{"type": kind}] if _wants(only, kind) else []
+    return [{"type": kind}] if wants(only, kind) else []
 
 
 def legal(s: State, seat: str, only: str | None = None, hero: str | None = None) -> list[Action]:
@@ -181,240 +152,45 @@ def _on_turn(s: State, seat: str, only: str | None, hero: str | None) -> list[Ac
     out: list[Action] = []
     if seat == KEEPER:
         # Every Keeper step may be ended or surrendered.
-        if _wants(only, "done"):
+        if wants(only, "done"):
             out.append({"type": "done"})
-        if _wants(only, "surrender") and _may_surrender(s):
+        if wants(only, "surrender") and _may_surrender(s):
             out.append({"type": "surrender"})
-        if _wants(only, "time_up"):
+        if wants(only, "time_up"):
             out += clock.listed(s, seat)
     elif phase in HERO_PHASES:
         if seat in s["done"]:
             # Content 5.8: this seat has sent *done*; all it may do is take it back.
-            return [{"type": "take_back_done"}] if _wants(only, "take_back_done") else []
-        if _wants(only, "done"):
+            return [{"type": "take_back_done"}] if wants(only, "take_back_done") else []
+        if wants(only, "done"):
             out.append({"type": "done"})
-        if _wants(only, "propose_surrender") and _may_surrender(s):
+        if wants(only, "propose_surrender") and _may_surrender(s):
             out.append({"type": "propose_surrender"})
-        if _wants(only, "time_up"):
+        if wants(only, "time_up"):
             out += clock.listed(s, seat)
     out += STEPS[phase](w, seat, only, hero)
     return out
 
 
 def _surrender_votes(only: str | None) -> list[Action]:
-    if not _wants(only, "surrender_vote"):
+    if not wants(only, "surrender_vote"):
         return []
     return [{"type": "surrender_vote", "accept": True}, {"type": "surrender_vote", "accept": False}]
 
 
 # Every question an effect may ask (rules/prompts.py), by kind.
-PROMPTS: dict[str, PromptRule] = {
-    **treasure.PROMPTS,
-    **rituals.PROMPTS,
-    **blessings.PROMPTS,
-    **setup.PROMPTS,
-    **weapons.PROMPTS,
-    **spells.PROMPTS,
-    **parries.PROMPTS,
-    **heal.PROMPTS,
-}
 
 
 def _answers(w: Work, seat: str, only: str | None) -> list[Action]:
     """The open question's answers; the Keeper may surrender instead (content 5.9)."""
     prompt = w.s["prompt"]
     assert prompt is not None
-    out = [a for a in PROMPTS[prompt["kind"]].answers(w, prompt) if _wants(only, a["type"])]
-    if seat == KEEPER and _wants(only, "surrender") and _may_surrender(w.s):
+    out = [a for a in PROMPTS[prompt["kind"]].answers(w, prompt) if wants(only, a["type"])]
+    if seat == KEEPER and wants(only, "surrender") and _may_surrender(w.s):
         out.append({"type": "surrender"})
-    if _wants(only, "time_up"):
+    if wants(only, "time_up"):
         out += clock.listed(w.s, seat)  # a prompt on the seat's own turn (content 6.5)
     return out
-
-
-def _blood_step(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    out: list[Action] = []
-    if _wants(only, "level_zorkal") and _zorkal_level_cost(w.s) is not None:
-        out.append({"type": "level_zorkal"})
-    if _wants(only, "play_ritual"):
-        out += rituals.ritual_actions(w)
-    return out
-
-
-def _summoning(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    return summoning.summon_actions(w, _wants(only, "summon"), _wants(only, "summon_strong"))
-
-
-def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    s = w.s
-    bats, moves = _wants(only, "bat_form"), _wants(only, "move")
-    all_monsters = s["monsters"]
-    if focus is None:
-        monsters = all_monsters
-    else:
-        monsters = {focus: all_monsters[focus]} if focus in all_monsters else {}
-    blocked, gate = w.blocked_bits(), bool(s["gate"])
-    out: list[Action] = []
-    for mid, m in monsters.items():
-        if bats and not m["moved"] and turns.can_bat(m):
-            out.append({"type": "bat_form", "figure": mid})
-        mv = m["mv"]
-        if moves and mv > 0:
-            # ``_creature_paths``'s reuse test, inlined: this loop is the hot spot.
-            f = _WALKS.get(mid)
-            if (
-                f is not None
-                and f.cell == m["cell"]
-                and f.budget == mv
-                and f.gate == gate
-                and blocked & f.looked == f.snapshot
-            ):
-                out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in f.dests]
-            else:
-                out += _creature_paths(w, mid, m["cell"], mv)
-    z = s["zorkal"]
-    if moves and (focus is None or focus == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
-        out += _creature_paths(w, ZORKAL, z["cell"], z["mv"])
-    return out
-
-
-def _declarations(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    if not _wants(only, "attack"):
-        return []
-    return [{"type": "attack", "figure": c, "target": h} for c, h in combat.attack_targets(w, focus)]
-
-
-def _parries(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    out: list[Action] = []
-    if _wants(only, "done"):
-        out.append({"type": "done"})
-    if _wants(only, "parry"):
-        for indices in parries.parry_choices(w, seat).values():
-            out += [{"type": "parry", "attack": i} for i in indices]
-    return out
-
-
-def _mine(w: Work, seat: str, focus: str | None) -> list[str]:
-    """The seat's heroes on the board (only ``focus`` when validating one hero's action)."""
-    return [h for h in w.seat_heroes_on_board(seat) if focus is None or h == focus]
-
-
-def _blessings(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    if not _wants(only, "play_blessing"):
-        return []
-    return blessings.blessing_actions(w, seat, _mine(w, seat, focus))
-
-
-def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    s = w.s
-    out: list[Action] = []
-    for hid in _mine(w, seat, focus):
-        h = s["heroes"][hid]
-        if _wants(only, "undo_move"):
-            out += [a for a in undo.listed(s, seat) if a["hero"] == hid]
-        if _wants(only, "move"):
-            out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(_destinations(w, hid))]
-        if _wants(only, "pick_up"):
-            out += [{"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)]
-        carried = treasure.carried(w, hid)
-        if _wants(only, "drop"):
-            out += [{"type": "drop", "hero": hid, "artifact": a} for a in carried]
-        if _wants(only, "give") and (carried or h["cards"]):
-            for other in w.on_board_heroes():
-                if other != hid and heroes_adjacent(placed(h["cell"]), placed(s["heroes"][other]["cell"])):
-                    out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
-                    out += [
-                        {"type": "give", "hero": hid, "to": other, "card": c} for c in sorted(set(h["cards"]))
-                    ]
-        if _wants(only, "discard"):
-            out += [{"type": "discard", "hero": hid, "card": c} for c in sorted(set(h["cards"]))]
-        if _wants(only, "use_item"):
-            out += treasure.item_uses(w, hid)
-        if _wants(only, "ability"):
-            out += footwork.move_actions(w, hid)
-    return out
-
-
-def _hero_attacks(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    out: list[Action] = []
-    for hid in _mine(w, seat, focus):
-        if _wants(only, "attack"):
-            out += weapons.attack_actions(w, hid)
-        if _wants(only, "ability"):
-            out += spells.spell_actions(w, hid)
-        if _wants(only, "use_item"):
-            out += treasure.item_uses(w, hid)
-    return out
-
-
-STEPS: dict[str, Step] = {
-    turns.BLOOD_STEP: _blood_step,
-    turns.SUMMONING: _summoning,
-    turns.MONSTER_MOVES: _creature_moves,
-    turns.DECLARATIONS: _declarations,
-    turns.PARRIES: _parries,
-    turns.BLESSINGS: _blessings,
-    turns.HERO_MOVES: _hero_moves,
-    turns.HERO_ATTACKS: _hero_attacks,
-}
-
-
-def _destinations(w: Work, hid: str) -> dict[int, int]:
-    """The hero's destinations (cell -> steps), kept with the state's read-only Work: validating
-    several moves of one hero walks once."""
-    dests: dict[int, int] | None = w.memo.get(("dest", hid))
-    if dests is None:
-        dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
-    return dests
-
-
-def _creature_paths(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
-    """The creature's move actions.  The Keeper's movement list is the longest the game has and
-    is rebuilt after every move, while most creatures' walks do not change: each creature's last
-    destinations are kept with what its walk depended on (``creature_walk``) and reused while
-    that holds.  The actions themselves are new at every call: they leave the engine, and a
-    caller's edit must not reach the next list."""
-    gate = bool(w.s["gate"])
-    found = _WALKS.get(cid)
-    if (
-        found is not None
-        and found.cell == cell
-        and found.budget == budget
-        and found.gate == gate
-        and w.blocked_bits() & found.looked == found.snapshot
-    ):
-        cells = found.dests
-    else:
-        looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
-        width = BOARD.width
-        cells = tuple((c % width, c // width) for c in sorted(dests))
-        if len(_WALKS) > 4000:
-            _WALKS.clear()
-        _WALKS[cid] = _Walk(cell, budget, gate, looked, snapshot, cells)
-    return [{"type": "move", "figure": cid, "to": [x, y]} for x, y in cells]
-
-
-class _Walk(NamedTuple):
-    """A creature's last walk and what it depended on."""
-
-    cell: int
-    budget: int
-    gate: bool
-    looked: int  # the cells the walk looked at, one bit each
-    snapshot: int  # their blocked bits then
-    dests: tuple[tuple[int, int], ...]  # (x, y)
-
-
-_WALKS: dict[str, _Walk] = {}
-
-
-def _zorkal_level_cost(s: State) -> int | None:
-    """Zorkal's levels: 7 Blood Drops for level 2, 9 more for level 3 (RB; content 2.4)."""
-    level = s["zorkal"]["level"]
-    if level >= len(ZORKAL_STATS["life"]):
-        return None
-    cost = variants.zorkal_level_cost(s["options"], level)  # 8 and 10 with Four Heroes (6.6)
-    return cost if s["blood"] >= cost else None
 
 
 def check(s: State, seat: str, action: Any) -> Action:
@@ -486,7 +262,7 @@ def _listed_move(s: State, seat: str, action: Action) -> bool:
         return False
     if not isinstance(hid, str) or hid not in s["seats"][seat] or s["heroes"][hid]["cell"] is None:
         return False
-    return cell in _destinations(w, hid)
+    return cell in destinations(w, hid)
 
 
 def _waiting_for(s: State) -> str:
@@ -542,273 +318,6 @@ def _perform(w: Work, seat: str, a: Action) -> None:
         triggers.acted(h)  # the hero spent an action this hero turn (cho.earth)
 
 
-def _surrender(w: Work, seat: str, a: Action) -> None:
-    w.emit("surrender", "The Keeper surrenders.", seat=seat)
-    combat.finish(w, "heroes_win", "surrender")
-
-
-def _propose_surrender(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    voters = [o for o in s["seats"] if o != seat and any(s["heroes"][h]["alive"] for h in s["seats"][o])]
-    w.emit("surrender_proposed", f"{seat_words(s, seat, start=True)} proposes that the heroes surrender.", seat=seat)
-    if not voters:
-        combat.finish(w, "keeper_wins", "surrender")
-    else:
-        s["surrender"] = {"by": seat, "voters": voters, "accepted": []}
-
-
-def _surrender_vote(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    sur = s["surrender"]
-    assert sur is not None
-    if a["accept"]:
-        sur["accepted"].append(seat)
-        w.emit("surrender_vote", f"{seat_words(s, seat, start=True)} accepts the surrender.", seat=seat, accept=True)
-        if set(sur["accepted"]) >= set(sur["voters"]):
-            s["surrender"] = None
-            combat.finish(w, "keeper_wins", "surrender")
-    else:
-        s["surrender"] = None
-        w.emit("surrender_vote", f"{seat_words(s, seat, start=True)} refuses: the heroes fight on.", seat=seat, accept=False)
-
-
-def _take_back_done(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    s["done"].remove(seat)
-    key = turns.TAKE_BACKS + seat
-    s["cmds"][key] = s["cmds"].get(key, 0) + 1
-    w.emit(
-        "seat_resumes",
-        f"{seat_words(s, seat, start=True)} takes back Done: {turns.PHASE_NAMES[s['phase']]} goes on.",
-        seat=seat,
-        phase=s["phase"],
-    )
-
-
-def _level_zorkal(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    z = s["zorkal"]
-    cost = _zorkal_level_cost(s)
-    assert cost is not None
-    s["blood"] -= cost
-    z["level"] += 1
-    z["life"] += 1  # max life and current life each +1 (content 2.4)
-    w.emit(
-        "zorkal_level",
-        f"The Keeper pays {cost} Blood Drops: Zorkal reaches level {z['level']}.",
-        level=z["level"],
-        cost=cost,
-    )
-
-
-def _play_ritual(w: Work, seat: str, a: Action) -> None:
-    rituals.play_ritual(w, a)
-
-
-def _summon(w: Work, seat: str, a: Action) -> None:
-    summoning.summon(w, a["monster"], BOARD.idx(*a["to"]))
-
-
-def _summon_strong(w: Work, seat: str, a: Action) -> None:
-    summoning.summon(w, None, BOARD.idx(*a["to"]), a.get("monster"))  # a type: pandemonium
-
-
-def _move(w: Work, seat: str, a: Action) -> None:
-    if seat == KEEPER:
-        _creature_move(w, a["figure"], BOARD.idx(*a["to"]))
-    else:
-        _hero_move(w, a["hero"], BOARD.idx(*a["to"]))
-
-
-def _bat_form(w: Work, seat: str, a: Action) -> None:
-    m = w.monster(a["figure"])
-    m["bat"] = True
-    m["mv"] = MONSTERS[m["type"]]["bat_move"]
-    w.emit(
-        "bat_form",
-        f"The vampire at {cell_name(m['cell'])} takes bat form (Move 12, no attack).",
-        monster=a["figure"],
-    )
-
-
-def _attack(w: Work, seat: str, a: Action) -> None:
-    if seat == KEEPER:
-        _declare(w, a["figure"], a["target"])
-    else:
-        weapons.attack(w, a)
-        combat.check_deaths(w)
-
-
-def _parry(w: Work, seat: str, a: Action) -> None:
-    parries.parry(w, seat, a["attack"])
-
-
-def _answer(w: Work, seat: str, a: Action) -> None:
-    """An answer to the open question (``check`` found it listed): close it, then resolve."""
-    prompt = close(w)
-    PROMPTS[prompt["kind"]].resolve(w, seat, prompt, a)
-
-
-def _time_up(w: Work, seat: str, a: Action) -> None:
-    """Real Day and Night (content 6.5): the seat's own pending prompts take their defaults, then
-    its turn ends (``rules/clock.py``)."""
-    while w.s["prompt"] is not None and w.s["prompt"]["seat"] == seat:
-        prompt = w.s["prompt"]
-        rule = PROMPTS[prompt["kind"]]
-        answer = rule.default(w, prompt) if rule.default is not None else rule.answers(w, prompt)[0]
-        _answer(w, seat, answer)
-    if w.s["outcome"] is None:
-        clock.time_up(w, seat)
-
-
-def _ability(w: Work, seat: str, a: Action) -> None:
-    spells.perform(w, a)
-
-
-def _play_blessing(w: Work, seat: str, a: Action) -> None:
-    blessings.play_blessing(w, seat, a)
-
-
-def _pick_up(w: Work, seat: str, a: Action) -> None:
-    treasure.pick_up(w, a["hero"], a["artifact"])
-
-
-def _drop(w: Work, seat: str, a: Action) -> None:
-    treasure.drop(w, a["hero"], a["artifact"])
-
-
-def _discard(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    s["heroes"][a["hero"]]["cards"].remove(a["card"])
-    s["treasure_discard"].append(a["card"])
-    w.emit(
-        "card_discarded",
-        f"{HEROES[a['hero']]['name']} discards an item card.",
-        hero=a["hero"],
-        card=a["card"],
-    )
-
-
-def _use_item(w: Work, seat: str, a: Action) -> None:
-    treasure.use_item(w, a)
-
-
-def _done(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    phase = s["phase"]
-    if seat == KEEPER:
-        turns.end_keeper_phase(w)
-    elif phase == turns.PARRIES:
-        parries.finish_parries(w, seat)
-    else:
-        s["done"].append(seat)
-        w.emit("seat_done", f"{seat_words(s, seat, start=True)} has finished {turns.PHASE_NAMES[phase]}.", seat=seat, phase=phase)
-
-
-def _creature_move(w: Work, cid: str, to: int) -> None:
-    s = w.s
-    fig: ZorkalState | MonsterState = s["zorkal"] if cid == ZORKAL else w.monster(cid)
-    start = fig["cell"]
-    cost = movement.creature_destinations(w, cid, start, fig["mv"])[to]
-    w.relocate(cid, start, to)
-    fig["cell"] = to
-    fig["mv"] -= cost
-    if cid != ZORKAL:
-        w.monster(cid)["moved"] = True  # the dict ``fig`` is (this Work owns it now)
-    w.emit(
-        "creature_move",
-        f"{w.creature_name(cid).capitalize()} moves to {cell_name(to)}.",
-        figure=cid,
-        cell=xy(to),
-        steps=cost,
-    )
-    tactics.after_move(w, cid, start, to)  # Tactics and Flight: flee, stop (content 6.4)
-
-
-def _declare(w: Work, cid: str, hid: str) -> None:
-    s = w.s
-    if cid == ZORKAL:
-        s["zorkal"]["atk"] -= 1
-        kind = ZORKAL
-    else:
-        m = w.monster(cid)
-        m["atk"] -= 1
-        kind = m["type"]
-    name = w.creature_name(cid)
-    s["attacks"].append({"by": cid, "kind": kind, "name": name, "target": hid, "parried": False})
-    w.emit("attack_declared", f"{name.capitalize()} attacks {HEROES[hid]['name']}.", figure=cid, target=hid)
-
-
-def _hero_move(w: Work, hid: str, to: int) -> None:
-    s = w.s
-    h = s["heroes"][hid]
-    before, first_event = undo.before_move(w, hid), len(w.events)
-    cost = _destinations(w, hid)[to]
-    movement.spend(h, cost, movement.first_class(s, hid))  # Icy Prison: the Blessing class only
-    start = placed(h["cell"])
-    h["cell"] = to
-    h["moved"] = True
-    w.moved()
-    w.emit("hero_move", f"{HEROES[hid]['name']} moves to {cell_name(to)}.", hero=hid, cell=xy(to), steps=cost)
-    tactics.after_move(w, hid, start, to)  # Tactics and Flight: flee, stop (content 6.4)
-    rituals.thorny_portals(w, hid, to, by_blessing=False)  # R10: a step onto a pad
-    if h["alive"]:
-        treasure.enter_cell(w, hid, to)
-    undo.record(w, h["seat"], hid, before, first_event)
-
-
-def _give(w: Work, seat: str, a: Action) -> None:
-    s = w.s
-    giver, taker = a["hero"], a["to"]
-    if "artifact" in a:
-        s["artifacts"][a["artifact"]]["carrier"] = taker
-        w.emit(
-            "artifact_passed",
-            f"{HEROES[giver]['name']} hands an artifact to {HEROES[taker]['name']}.",
-            hero=giver,
-            to=taker,
-            artifact=a["artifact"],
-        )
-    else:
-        s["heroes"][giver]["cards"].remove(a["card"])
-        s["heroes"][taker]["cards"].append(a["card"])
-        w.emit(
-            "card_passed",
-            f"{HEROES[giver]['name']} hands an item card to {HEROES[taker]['name']}.",
-            hero=giver,
-            to=taker,
-        )
-
-
-Handler = Callable[[Work, str, Action], None]
-
-# One handler per action type (``check`` has refused any other type and any unlisted action).
-HANDLERS: dict[str, Handler] = {
-    "done": _done,
-    "take_back_done": _take_back_done,
-    "surrender": _surrender,
-    "propose_surrender": _propose_surrender,
-    "surrender_vote": _surrender_vote,
-    "level_zorkal": _level_zorkal,
-    "play_ritual": _play_ritual,
-    "summon": _summon,
-    "summon_strong": _summon_strong,
-    "bat_form": _bat_form,
-    "attack": _attack,
-    "parry": _parry,
-    "place_monster": _answer,
-    "choose": _answer,
-    "time_up": _time_up,
-    "play_blessing": _play_blessing,
-    "move": _move,
-    "pick_up": _pick_up,
-    "drop": _drop,
-    "give": _give,
-    "discard": _discard,
-    "use_item": _use_item,
-    "undo_move": undo.take_back,
-    "ability": _ability,
-}
 assert HANDLERS.keys() == WHY.keys()  # every action type has its refusal and its handler
 
 

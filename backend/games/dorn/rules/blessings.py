@@ -415,7 +415,7 @@ def blessing_options(w: Work, seat: str) -> list[tuple[str, str]]:
 
 
 def blessing_actions(w: Work, seat: str, heroes: list[str]) -> list[dict[str, Any]]:
-    """The Blessings step's actions for the seat, used by one of ``heroes`` (``actions.STEPS``),
+    """The Blessings step's actions for the seat, used by one of ``heroes`` (``steps.STEPS``),
     one per choice the card needs."""
     out: list[dict[str, Any]] = []
     for card, hid in blessing_options(w, seat):

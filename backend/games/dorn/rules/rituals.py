@@ -166,7 +166,7 @@ def thorny_portals(w: Work, hid: str, cell: int, by_blessing: bool) -> None:
     """R10 (content 4.1, 4.5): a hero that comes to occupy a teleport pad loses 1 life (Blood to
     the Keeper), whether it stepped on, teleported itself or was moved there by another hero's
     effect; not when a Blessing moved or placed it (``by_blessing``; B01, B02, B10, B11).  Every
-    code that puts a hero on a cell calls this with the new cell: the step (``actions._hero_move``),
+    code that puts a hero on a cell calls this with the new cell: the step (``handlers._hero_move``),
     Scroll of Teleport, Almanor's teleport, swaps and pulls.  A hero brought to 0 dies at once."""
     if by_blessing or cell not in BOARD.partner or not in_play(w.s, THORNY_PORTALS):
         return
@@ -237,7 +237,7 @@ def ritual_options(w: Work) -> list[str]:
 
 
 def ritual_actions(w: Work) -> list[dict[str, Any]]:
-    """The Blood step's Ritual actions (``actions.STEPS``): one per card and choice; a card
+    """The Blood step's Ritual actions (``steps.STEPS``): one per card and choice; a card
     whose precondition fails lists none, so it is never paid for nothing."""
     out: list[dict[str, Any]] = []
     for card in ritual_options(w):

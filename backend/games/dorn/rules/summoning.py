@@ -105,7 +105,7 @@ def summon_options(w: Work) -> list[tuple[str | None, int]]:
 
 
 def summon_actions(w: Work, weak: bool, strong: bool) -> list[dict[str, Any]]:
-    """K2's listed actions (``actions.STEPS``): ``summon`` (a weak type and a cell) and
+    """K2's listed actions (``steps.STEPS``): ``summon`` (a weak type and a cell) and
     ``summon_strong`` (a cell; with pandemonium also the type, one action per type in the bag)."""
     out: list[dict[str, Any]] = []
     if not (weak or strong):
