@@ -106,9 +106,12 @@ def readings(value: Any) -> list[Any]:
             first.setdefault(k, v)
             last[k] = v
         out = []
+        seen: set[str] = set()
         for variant in (first, last):
             for plain in readings(variant):
-                if plain not in out:
+                # By repr, not ==: 2 == 2.0, but a strict reader takes one and refuses the other.
+                if repr(plain) not in seen:
+                    seen.add(repr(plain))
                     out.append(plain)
         return out
     if isinstance(value, dict):
