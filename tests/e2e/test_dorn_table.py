@@ -28,6 +28,7 @@ from .helpers import (
     hex_rgb,
     lit_cells,
     new_player,
+    selection,
     seq_of,
     state_of,
     sync_pages,
@@ -143,7 +144,22 @@ def hero_step(page: Any, log: list[str]) -> None:
         page.wait_for_selector('#prompt-dialog[open] button.action[data-kind="done"]')
     if view["phase"] == "H2" and "move" in types and f"{seat} moved" not in log:
         hero = sorted({a["hero"] for a in legal if a["type"] == "move"})[0]
+        start = view["heroes"][hero]["cell"]
         assert move_figure(page, hero, legal, 1) == 1
+        if any(a["type"] == "undo_move" for a in state_of(page)["legal"]):
+            # A quiet move is taken back with the picked hero's button (rules/undo.py).
+            if selection(page) != f"fig:{hero}":
+                click_figure(page, hero)
+                page.wait_for_function(f"() => window.__dt.table.selection === 'fig:{hero}'")
+            press(page, "undo_move")
+            assert state_of(page)["view"]["heroes"][hero]["cell"] == start
+            log.append(f"{seat} took a move back")
+            # ... and made again: the hero is still picked, its cells lit.
+            page.wait_for_function("() => window.__dt.renderer.lit.size > 0")
+            before = seq_of(page)
+            click_cell(page, min(lit_cells(page), key=lambda c: (c[1], c[0])))
+            wait_seq_above(page, before)
+            assert state_of(page)["view"]["heroes"][hero]["cell"] != start
         log.append(f"{seat} moved")
         return
     press(page, "done")
@@ -276,6 +292,7 @@ def test_dorn_keeper_heroes_and_a_spectator(browser, server, artifacts: Path) ->
     assert view["k"] == start_k + 1 and view["phase"] == "K1", log
     assert {"summoned", "stepped", "done K1", "done K3"} <= set(log), log
     assert all(f"{s} moved" in log for s in HERO_SEATS), log
+    assert any(entry.endswith("took a move back") for entry in log), log
     assert all(any(e.startswith(f"{s} done H3") for e in log) for s in HERO_SEATS), log
 
     # The spectator sees the same board as the players, and no controls.
