@@ -87,7 +87,7 @@ export function heroAbilities(stat, heroId, level = 1) {
   });
 }
 
-/** What an entry's numbers say, in words (its range, life cost, limits, heal, bonus), for entries without a text. */
+/** What an entry's numbers say, in words (its range, life cost, limits, heal, bonus). */
 function facts(e) {
   const at = (v) => (Array.isArray(v) ? v[0] : v);
   const out = [];
@@ -102,10 +102,13 @@ function facts(e) {
   return out.join(", ");
 }
 
-/** An ability's hover line: "Name (kind): its text", or its catalogue numbers in words when it has no text. */
+/** An ability's hover line: "Name (kind): its text [its numbers in words]" — the numbers (range,
+ * life cost, once per turn…) beside the text, which does not always repeat them. */
 export function abilityLine(stat, heroId, id) {
   const e = abilityEntry(stat, heroId, id);
   const kind = abilityKind(stat, heroId, id);
-  const text = abilityText(stat, heroId, id) || (e ? facts(e) : "");
+  const said = abilityText(stat, heroId, id);
+  const numbers = e ? facts(e) : "";
+  const text = said && numbers ? `${said} [${numbers}]` : said || numbers;
   return `${abilityName(stat, heroId, id)}${kind ? ` (${kind})` : ""}${text ? `: ${text}` : ""}`;
 }
