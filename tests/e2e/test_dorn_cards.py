@@ -229,10 +229,12 @@ def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
         else:
             aimed = heroes.evaluate("() => [...window.__dt.renderer.targeted.keys()]")
             click_figure(heroes, aimed[0])
-        # Several plays end there (another hero and a cell: Rescue): the dialog asks which.
+        # Several plays end there (another hero and a cell: Rescue), or the click met one of the
+        # seat's own heroes: the dialog asks which.
         heroes.wait_for_function(
             f"() => window.__dt.table.data.get({json.dumps(seat)}).seq > {state['seq']}"
             " || document.querySelector('#prompt-dialog[open] button.dialog-cancel')"
+            " || document.querySelector('#prompt-dialog[open] button.action[data-kind=\"play_blessing\"]')"
         )
         if seat_data(heroes, seat)["seq"] == state["seq"]:
             click_button(heroes, lambda b: b["kind"] == "play_blessing", "#prompt-dialog[open]")
