@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .helpers import Recorder, finish, seq_of
-from .test_renderer_texts import seat_page, seated_table
+from .test_renderer_texts import dorasure_opening_with_a_move
 
 pytestmark = pytest.mark.e2e
 
@@ -38,18 +38,14 @@ def said_after(page: Any, key: str, needle: str) -> str:
 
 def test_a_dorasure_turn_by_keyboard_alone(browser: Any, server: Any, artifacts: Path) -> None:
     recorder = Recorder()
-    table_id, held = seated_table(
-        server.base_url, "dorasure", {"heroes": ["ninja", "hunter"]}, {"Ann": ["ninja", "hunter"]}
-    )
-    page = seat_page(browser, recorder, server.base_url, table_id, *held["Ann"], name="Ann")
-    hero = page.evaluate("() => window.__dt.table.current.view.current")
-    # Ann holds both heroes: the seat tab of the one on turn, reached and pressed from the keyboard.
-    tab_to(page, f'button.seat-tab[data-seat="{hero}"]')
-    page.keyboard.press("Enter")
-    page.wait_for_function(f"() => window.__dt.table.activeSeat === {hero!r}")
-    legal = page.evaluate("() => window.__dt.table.current.legal")
+
+    def tab_to_the_seat(page: Any, hero: str) -> None:
+        # Ann holds both heroes: the seat tab of the one on turn, reached and pressed from the keyboard.
+        tab_to(page, f'button.seat-tab[data-seat="{hero}"]')
+        page.keyboard.press("Enter")
+
+    page, hero, legal = dorasure_opening_with_a_move(browser, recorder, server.base_url, tab_to_the_seat)
     reachable = {a["to"] for a in legal if a["type"] == "move"}
-    assert reachable, "the turn starts with a move"
 
     # The live region names the lit hexes: the board's targets, by name.
     page.wait_for_function(f"() => ({SAID})().includes('lit hex')")
@@ -84,7 +80,9 @@ def test_a_dorasure_turn_by_keyboard_alone(browser: Any, server: Any, artifacts:
     before = seq_of(page)
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => window.__dt.table.current.seq > {before}")
-    pos = next(h for h in page.evaluate("() => window.__dt.table.current.view.heroes") if h["id"] == hero)["pos"]
+    pos = next(h for h in page.evaluate("() => window.__dt.table.current.view.heroes") if h["id"] == hero)[
+        "pos"
+    ]
     assert pos == target["to"]
 
     # The rest of the turn: Tab leaves the board once its targets were offered, Enter presses a button.

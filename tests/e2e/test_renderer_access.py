@@ -22,7 +22,7 @@ import pytest
 
 from .helpers import Recorder, canvas_pixels, close, finish, repo_page, seq_of
 from .test_renderer_parts_js import _fixture_json
-from .test_renderer_texts import seat_page, seated_table
+from .test_renderer_texts import dorasure_opening_with_a_move
 
 pytestmark = pytest.mark.e2e
 
@@ -121,23 +121,12 @@ def enter(page: Any, act_js: str) -> None:
 
 def test_a_dorasure_turn_from_the_keyboard(browser: Any, server: Any, artifacts: Path) -> None:
     recorder = Recorder()
-    # About one deal in seventy opens on something else: an event card to absorb first, or a
-    # first hero with nowhere to go. The test is about moving, so such a table is dealt again.
-    for _deal in range(8):
-        table_id, held = seated_table(
-            server.base_url, "dorasure", {"heroes": ["ninja", "hunter"]}, {"Ann": ["ninja", "hunter"]}
-        )
-        page = seat_page(browser, recorder, server.base_url, table_id, *held["Ann"], name="Ann")
-        view = page.evaluate("() => window.__dt.table.current.view")
-        hero = view["current"]
-        page.click(f'button.seat-tab[data-seat="{hero}"]')
-        page.wait_for_function(f"() => window.__dt.table.activeSeat === {json.dumps(hero)}")
-        legal = page.evaluate("() => window.__dt.table.current.legal")
-        if any(a["type"] == "move" for a in legal):
-            break
-        page.context.close()
-    else:
-        raise AssertionError("eight deals in a row opened without a move")
+    page, hero, legal = dorasure_opening_with_a_move(
+        browser,
+        recorder,
+        server.base_url,
+        lambda page, hero: page.click(f'button.seat-tab[data-seat="{hero}"]'),
+    )
 
     # The targets in one sentence, for the live region: every reachable place by name.
     said = page.evaluate("() => window.__dt.renderer.describeTargets()")

@@ -13,6 +13,7 @@ these tests do not depend on the lobby's forms. Screenshots: test-artifacts/text
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,28 @@ def seated_table(
     }
     host.start(table["id"])
     return table["id"], held
+
+
+def dorasure_opening_with_a_move(
+    browser: Any, recorder: Recorder, base_url: str, show: Callable[[Any, str], None]
+) -> tuple[Any, str, list[dict[str, Any]]]:
+    """A live two-hero Dorasure table held by Ann whose first turn starts with a move: the page,
+    the hero on turn and that hero's legal actions. About one deal in seventy opens on something
+    else (an event card to absorb first, or a first hero with nowhere to go); a test about moving
+    deals again then. `show(page, hero)` brings the hero's seat to the front."""
+    for _deal in range(8):
+        table_id, held = seated_table(
+            base_url, "dorasure", {"heroes": ["ninja", "hunter"]}, {"Ann": ["ninja", "hunter"]}
+        )
+        page = seat_page(browser, recorder, base_url, table_id, *held["Ann"], name="Ann")
+        hero = page.evaluate("() => window.__dt.table.current.view.current")
+        show(page, hero)
+        page.wait_for_function(f"() => window.__dt.table.activeSeat === {json.dumps(hero)}")
+        legal = page.evaluate("() => window.__dt.table.current.legal")
+        if any(a["type"] == "move" for a in legal):
+            return page, hero, legal
+        page.context.close()
+    raise AssertionError("eight deals in a row opened without a move")
 
 
 def seat_page(
