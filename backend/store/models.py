@@ -82,6 +82,10 @@ class GameTable(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # A fork's origin (issue 14, point 5): {"table", "seq", "hash"} of the original's state it
+    # starts from, and that state's canonical JSON text; null for a table that was not forked.
+    origin: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    origin_state: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class SeatRow(Base):
@@ -143,3 +147,21 @@ class Snapshot(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[str] = mapped_column(Text)  # canonical JSON text, hashed as is
     state_hash: Mapped[str] = mapped_column(String(64))
+
+
+class ChatLine(Base):
+    """One chat line and the channel it was said on (issue 14, point 3): ``table``,
+    ``side:<side>``, ``seat:<seat>`` or ``spectators``. ``seq`` is the table's seq when said."""
+
+    __tablename__ = "chat_line"
+    __table_args__ = (Index("ix_chat_line_table_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    channel: Mapped[str] = mapped_column(String(80))
+    from_name: Mapped[str] = mapped_column(String(64))
+    from_seat: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    system: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -13,13 +13,13 @@ from sqlalchemy import create_engine, inspect, text
 from backend.store.migrate import current, downgrade, upgrade
 from backend.store.models import Base
 
-TABLES = {"player", "game_table", "seat", "action", "event", "snapshot"}
+TABLES = {"player", "game_table", "seat", "action", "event", "snapshot", "chat_line"}
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 def roundtrip(url: str) -> None:
     upgrade(url)
-    assert current(url) == "0003"
+    assert current(url) == "0004"
     engine = create_engine(url)
     with engine.connect() as conn:
         assert set(inspect(conn).get_table_names()) >= TABLES
@@ -30,7 +30,7 @@ def roundtrip(url: str) -> None:
     with engine.connect() as conn:
         assert not TABLES & set(inspect(conn).get_table_names())
     upgrade(url)  # and up again
-    assert current(url) == "0003"
+    assert current(url) == "0004"
     engine.dispose()
 
 
