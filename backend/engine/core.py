@@ -268,6 +268,19 @@ class Determinise(Protocol[S_out]):
     ) -> S_out: ...
 
 
+@runtime_checkable
+class Fork(Protocol[S]):
+    """Optional: a game whose finished tables can be forked at any step (issue 14.5, "Play from
+    here").  ``fork_state(state, seed)`` is ``state`` (the original's at that step) with every
+    random thing from then on drawn from the fork's own ``seed``: the RNG reseeded, and whatever
+    no seat could see at that step (deck order, face-down tiles) dealt again from it, so the
+    original's revealed replay does not tell the fork's future.  Everything a seat sees stays:
+    ``view(fork, seat) == view(state, seat)`` for every seat.  Pure; called when a fork starts and
+    by ``verify`` (play/record.py)."""
+
+    def fork_state(self, state: S, seed: bytes) -> S: ...
+
+
 def check_action_shape(action: object) -> Action:
     """Refuse anything that is not an action-shaped dict, with a player-readable reason."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):

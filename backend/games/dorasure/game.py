@@ -9,7 +9,7 @@ from typing import Any
 from backend.engine.core import Game, Outcome, SeatInfo, Transition
 from backend.engine.rng import Rng
 
-from . import actions, determinise, sim
+from . import actions, determinise, fork, sim
 from . import odds as odds_mod
 from . import view as view_mod
 from .content import HEROES, PRIORITY
@@ -106,6 +106,10 @@ class Dorasure:
     ) -> State:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
         return determinise.sample_state(view, seat, rng, events)
+
+    def fork_state(self, state: State, seed: bytes) -> State:
+        """The state to play a fork from: face-down tiles dealt again from ``seed`` (``fork.py``)."""
+        return fork.fork_state(state, seed)
 
     def odds(self, view: Mapping[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any] | None:
         """Exact odds of a listed action that rolls, from the seat's own view (``odds.py``)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from backend.engine.core import Action, Game, Outcome, SeatInfo, Transition
 
-from . import actions, determinise, sim, view
+from . import actions, determinise, fork, sim, view
 from .board import BOARD, load_json
 from .catalog import (
     BLOOD_CAP,
@@ -194,6 +194,10 @@ class DornGame:
     def sample_state(self, view: Mapping[str, Any], seat: str, rng: Any, events: Any = ()) -> State:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
         return determinise.sample_state(view, seat, rng, events)
+
+    def fork_state(self, state: State, seed: bytes) -> State:
+        """The state to play a fork from: the decks shuffled again from ``seed`` (``fork.py``)."""
+        return fork.fork_state(state, seed)
 
     def view(self, state: State, seat: str | None, *, reveal: bool = False) -> dict[str, Any]:
         return view.view(state, seat, actions.to_act(state), reveal=reveal)
