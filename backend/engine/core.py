@@ -43,7 +43,9 @@ class IllegalAction(Exception):
 
     ``code`` is a stable machine-readable reason (``"not_your_turn"``,
     ``"die_too_low"``...); ``message`` says, in a player's words, which rule
-    forbids it.  Messages never mention hidden information.
+    forbids it.  Messages never mention hidden information.  Every code cites its rule: the
+    game's ``data/refusals.json`` maps it to a rulebook heading or a numbered ruling and the
+    Rules panel section (engine/rulerefs.py), which a refusal carries to the player.
     """
 
     def __init__(self, code: str, message: str) -> None:

@@ -31,6 +31,7 @@ from backend.engine.core import (
     check_action_shape,
 )
 from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, replay_log
+from backend.engine.rulerefs import refusal_rule
 from backend.lobby.schemas import table_out
 from backend.store.repository import (
     ActionWrite,
@@ -363,7 +364,7 @@ class TableRuntime:
         log.info("table %s: refused an action at seq %s: %s", self.id, self.seq, code,
                  extra={"table": self.id, "seq": self.seq, "code": code})  # fmt: skip
         if conn is not None:
-            conn.send(protocol.rejected(aid, code, message, self.seq))
+            conn.send(protocol.rejected(aid, code, message, self.seq, refusal_rule(self.game, code)))
 
     async def act(self, conn: Connection, msg: protocol.Act) -> None:
         arrived = time.perf_counter()

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from backend.engine import rulerefs
 from backend.textcheck import ActionId, ChatText
 
 
@@ -91,15 +92,19 @@ def dumps(message: dict[str, Any]) -> str:
 
 
 def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+    """A refused message; one the table's rules refuse (``handed_back``) cites its ``rule``."""
+    rule = rulerefs.TABLE.get(code)
+    return {"type": "error", "code": code, "message": message, **({"rule": rule.as_dict()} if rule else {})}
 
 
 def ack(action_id: str, seq: int) -> dict[str, Any]:
     return {"type": "ack", "action_id": action_id, "seq": seq}
 
 
-def rejected(action_id: str, code: str, message: str, seq: int) -> dict[str, Any]:
-    return {"type": "rejected", "action_id": action_id, "code": code, "message": message, "seq": seq}
+def rejected(action_id: str, code: str, message: str, seq: int, rule: dict[str, str] | None) -> dict[str, Any]:
+    """A refused action; ``rule`` is the rule that forbids it (engine/rulerefs.py), or None."""
+    return {"type": "rejected", "action_id": action_id, "code": code, "message": message, "seq": seq,
+            "rule": rule}  # fmt: skip
 
 
 def presence(spectators: int, connected: list[str]) -> dict[str, Any]:
