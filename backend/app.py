@@ -18,6 +18,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from backend.config import Settings
 from backend.engine import registry
 from backend.lobby import errors
+from backend.lobby.forks import router as forks_router
 from backend.lobby.routes import router as lobby_router
 from backend.play.bus import make_bus
 from backend.play.metrics import Metrics
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     _mount_metrics(app, settings)
     app.include_router(lobby_router)
+    app.include_router(forks_router)
     app.include_router(ws_router)
     _mount_frontend(app, settings.frontend_dir)
     return app

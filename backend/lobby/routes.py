@@ -16,7 +16,7 @@ from backend.engine.registry import UnknownGame, game_names, get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
 from backend.play.botauth import runner_key_matches
-from backend.play.record import RecordBroken, build_record, replay_views
+from backend.play.record import ForkBroken, RecordBroken, build_record, replay_views, start_state
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
 from backend.textcheck import TABLE_ID
@@ -319,7 +319,11 @@ async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesD
         raise ApiError(409, "seats_free", f"Every seat must be taken first (free: {', '.join(free)}).")
     game = _game(record.game)
     seed = new_seed()
-    initial = game.initial_state(seed, record.options)
+    try:
+        # A fork starts from the original's state, its hidden order dealt again from this seed.
+        initial = start_state(game, seed, record.options, record.origin, record.origin_state)
+    except ForkBroken as exc:
+        raise ApiError(409, "fork_broken", f"This fork cannot start: {exc}.") from None
     record.commitment, record.initial_hash = commitment(seed), state_hash(game, initial)
     started = await asyncio.to_thread(
         repo.start_table,

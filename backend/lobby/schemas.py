@@ -91,6 +91,23 @@ class SeatOut(BaseModel):
     stand_in: BotLevel | None = None  # a bot plays for the seat's absent person right now
 
 
+class ForkIn(BaseModel):
+    """Play from here (issue 14.5): fork a finished table at step ``seq`` (0: the setup)."""
+
+    model_config = ConfigDict(extra="forbid")
+    seq: int = Field(ge=0, le=10_000_000)
+    title: TableTitle | None = None
+    visibility: Literal["public", "unlisted"] = "unlisted"
+
+
+class OriginOut(BaseModel):
+    """Where a fork came from: the original table, the step, and the hash of its state there."""
+
+    table: str
+    seq: int
+    hash: str
+
+
 class TableOut(BaseModel):
     id: str
     game: str
@@ -110,6 +127,7 @@ class TableOut(BaseModel):
     prompt_timeout_seconds: float
     takeover: Takeover
     bot_seconds: float
+    origin: OriginOut | None = None  # a fork's origin (issue 14.5); null for other tables
 
 
 class JoinOut(BaseModel):
@@ -142,6 +160,8 @@ class RecordOut(BaseModel):
     actions: list[RecordAction]
     final_hash: str | None
     outcome: dict[str, Any] | None
+    origin: OriginOut | None = None  # a fork (issue 14.5): where it came from
+    origin_state: str | None = None  # ... and the original's state there, canonical JSON text
 
 
 class ReplayFrame(BaseModel):
@@ -201,6 +221,7 @@ def table_out(
         prompt_timeout_seconds=record.prompt_timeout_seconds,
         takeover=record.takeover,  # type: ignore[arg-type]
         bot_seconds=record.bot_seconds,
+        origin=OriginOut(**record.origin) if record.origin else None,
     )
 
 

@@ -50,6 +50,7 @@ from . import protocol
 from .botauth import stand_in_seat
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
+from .record import start_transition
 from .timers import SideClock, seat_deadlines
 
 log = logging.getLogger("dragontable.play")
@@ -346,8 +347,9 @@ class TableRuntime:
         """Seq 0: the setup's events (a first roll, its damage, the deal as counts), which
         explain every change the setup made; a pure function of the seed, made once."""
         if self._setup_events is None:
-            assert self.record.seed_hex is not None
-            start = self.game.initial_transition(bytes.fromhex(self.record.seed_hex), self.record.options)
+            r = self.record  # a fork's seq 0 tells where it came from (issue 14.5)
+            assert r.seed_hex is not None
+            start = start_transition(self.game, bytes.fromhex(r.seed_hex), r.options, r.origin, r.origin_state)
             self._setup_events = start.events
         return protocol.missed_update(0, self._events_for(self._setup_events, seat), None, None, False)
 

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from backend.engine.core import Game, IllegalAction, InvalidOptions
+from backend.engine.core import Event, Fork, Game, IllegalAction, InvalidOptions, Transition
 from backend.engine.options import check_options
 from backend.engine.registry import UnknownGame, get_game
 from backend.engine.replay import (
@@ -40,6 +40,52 @@ class RecordBroken(Exception):
 
 class TableBroken(Exception):
     """The stored log does not replay to its recorded hashes (never silently 'fixed')."""
+
+
+class ForkBroken(Exception):
+    """A fork's starting state does not check (issue 14.5): its text is not the state its origin
+    names by hash, or the game cannot fork."""
+
+
+def start_transition(
+    game: Game[Any], seed: bytes, options: Mapping[str, Any], origin: Mapping[str, Any] | None, origin_state: str | None
+) -> Transition[Any]:
+    """A table's state before its first action, and the events that explain it: the setup dealt
+    from the seed, or for a fork (``origin_state`` set) the original's state at the fork's step
+    with everything random from then on drawn from the fork's own seed (the ``Fork`` hook).
+    Every path that starts a table's replay comes here: the start, the master, the export and
+    ``verify``."""
+    if origin_state is None:
+        return game.initial_transition(seed, options)
+    origin = origin or {}
+    state = fork_start(game, seed, origin, origin_state)
+    text = f"A fork of table {origin.get('table')} at step {origin.get('seq')}: that position, with dice of its own."
+    return Transition(state, (Event("forked", {"table": origin.get("table"), "seq": origin.get("seq"), "text": text}),))
+
+
+def start_state(
+    game: Game[Any], seed: bytes, options: Mapping[str, Any], origin: Mapping[str, Any] | None, origin_state: str | None
+) -> Any:
+    if origin_state is None:
+        return game.initial_state(seed, options)
+    return fork_start(game, seed, origin or {}, origin_state)
+
+
+def fork_start(game: Game[Any], seed: bytes, origin: Mapping[str, Any], origin_state: str) -> Any:
+    """The state a fork starts from, once its origin state is shown to be the one ``origin``
+    names: its text hashes to ``origin["hash"]`` and is that state's canonical encoding."""
+    if not isinstance(game, Fork):
+        raise ForkBroken(f"{game.title} games cannot be forked")
+    digest = hashlib.sha256(origin_state.encode()).hexdigest()
+    if digest != origin.get("hash"):
+        raise ForkBroken("the fork's origin state does not match the hash of the original's state it names")
+    try:
+        state = game.decode_state(json.loads(origin_state))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ForkBroken(f"the fork's origin state is not a {game.title} state ({exc})") from None
+    if state_hash(game, state) != digest:
+        raise ForkBroken("the fork's origin state is not in its canonical encoding")
+    return game.fork_state(state, seed)
 
 
 def build_state(game: Game[Any], load: PlayLoad, all_actions: Callable[[], list[LoggedAction]]) -> tuple[Any, int]:
@@ -68,7 +114,10 @@ def build_state(game: Game[Any], load: PlayLoad, all_actions: Callable[[], list[
             log.warning("table %s: snapshot %s unusable, replaying the whole log", table.id, load.snapshot_seq)
             actions = all_actions()
     if state is None:
-        state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+        try:
+            state = start_state(game, bytes.fromhex(table.seed_hex), table.options, table.origin, table.origin_state)
+        except ForkBroken as exc:
+            raise TableBroken(f"table {table.id}: {exc}") from None
         if table.initial_hash is not None and state_hash(game, state) != table.initial_hash:
             raise TableBroken(f"table {table.id}: the setup does not match its recorded hash")
     try:
@@ -91,7 +140,10 @@ def action_hashes(game: Game[Any], table: TableRecord, actions: list[LoggedActio
         return [a.state_hash for a in actions]  # type: ignore[misc]
     if table.seed_hex is None:
         raise RecordBroken(f"table {table.id} has actions but no seed")
-    state = game.initial_state(bytes.fromhex(table.seed_hex), table.options)
+    try:
+        state = start_state(game, bytes.fromhex(table.seed_hex), table.options, table.origin, table.origin_state)
+    except ForkBroken as exc:
+        raise RecordBroken(f"table {table.id}: {exc}") from None
     try:
         return [step.digest for step in replay_log(game, state, actions, every_hash=True)]  # type: ignore[misc]
     except ReplayMismatch as exc:
@@ -141,13 +193,17 @@ def build_record(
         ],
         "final_hash": (hashes[-1] if hashes else table.initial_hash) if finished else None,
         "outcome": table.outcome,
+        # A fork (issue 14.5): where it came from, and the original's state there (public: the
+        # original is over), from which ``verify`` re-derives the fork's start.
+        "origin": table.origin,
+        "origin_state": table.origin_state,
     }
 
 
 def replay_views(game: Game[Any], table: TableRecord, actions: list[LoggedAction]) -> list[dict[str, Any]]:
     """Frame 0 is the setup, frame k the state after action k; everything revealed."""
     assert table.seed_hex is not None
-    start = game.initial_transition(bytes.fromhex(table.seed_hex), table.options)
+    start = start_transition(game, bytes.fromhex(table.seed_hex), table.options, table.origin, table.origin_state)
     state = start.state
     frames: list[dict[str, Any]] = [
         {"seq": 0, "seat": None, "action": None, "events": [e.as_dict() for e in start.events],
@@ -194,7 +250,13 @@ def verify_record(record: Mapping[str, Any]) -> str:
     if hashlib.sha256(seed).hexdigest() != record.get("commitment"):
         raise VerifyFailed("the seed does not match the commitment shown at the start")
     options = game.normalize_options(record.get("options") or {})
-    state = game.initial_state(seed, options)
+    origin, origin_state = record.get("origin"), record.get("origin_state")
+    if (origin is None) != (origin_state is None) or not isinstance(origin or {}, Mapping):
+        raise VerifyFailed("the record names a fork's origin without its state, or the other way round")
+    try:
+        state = start_state(game, seed, options, origin, origin_state)
+    except ForkBroken as exc:
+        raise VerifyFailed(str(exc)) from None
     if record.get("initial_hash") and state_hash(game, state) != record["initial_hash"]:
         raise VerifyFailed("the initial state (the setup dealt from the seed) does not match")
     entries = [
@@ -221,8 +283,9 @@ def verify_record(record: Mapping[str, Any]) -> str:
     outcome = game.outcome(state)
     if (outcome.as_dict() if outcome else None) != record.get("outcome"):
         raise VerifyFailed("the outcome does not match the replay")
+    forked = f" (a fork of table {origin['table']} at step {origin['seq']}, from the state it names)" if origin else ""
     return (
-        f"OK: {record.get('game')} table {record.get('table_id')}: the seed matches the commitment, "
+        f"OK: {record.get('game')} table {record.get('table_id')}{forked}: the seed matches the commitment, "
         f"{rolls_checked} actions replayed with every state hash (and so every roll) matching, "
         f"final hash {final[:16]}…"
     )

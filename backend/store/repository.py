@@ -93,6 +93,9 @@ class TableRecord:
     seed_hex: str | None = field(default=None, repr=False)
     takeover: str = "steady"
     bot_seconds: float = 1.0
+    # A fork's origin ({"table", "seq", "hash"}) and the original's state there (issue 14.5).
+    origin: dict[str, Any] | None = None
+    origin_state: str | None = field(default=None, repr=False)
 
 
 @dataclass(slots=True)
@@ -251,6 +254,8 @@ class Repository:
         prompt_timeout_seconds: float,
         takeover: str = "steady",
         bot_seconds: float = 1.0,
+        origin: dict[str, Any] | None = None,
+        origin_state: str | None = None,
     ) -> TableRecord:
         table_id = new_id()
         with self.engine.begin() as conn:
@@ -271,6 +276,8 @@ class Repository:
                     "takeover": takeover,
                     "bot_seconds": bot_seconds,
                     "created_at": now(),
+                    "origin": origin,
+                    "origin_state": origin_state,
                 },
             )
             conn.execute(
@@ -307,6 +314,8 @@ class Repository:
             seed_hex=row.seed_hex if with_seed else None,
             takeover=row.takeover,
             bot_seconds=row.bot_seconds,
+            origin=row.origin,
+            origin_state=row.origin_state,
         )
 
     @staticmethod
