@@ -136,16 +136,17 @@ export class MoveControls {
   /** The server refused an action: its reason, in the players' names, and where the rules explain it. */
   refused(msg) {
     const text = msg.code === "stale" ? "The table moved on before your action arrived; the board is updated, try again." : msg.message;
-    this.showMessage(text, "error", msg.code);
+    this.showMessage(text, "error", msg.code, msg.rule);
   }
 
-  showMessage(text, kind = "info", code = null) {
+  /** `rule`: the rule a refusal cites (protocol.md), named on the link into the Rules panel. */
+  showMessage(text, kind = "info", code = null, rule = null) {
     const t = this.t;
     const words = nameSeats(text, t.table);
     clear(this.message).append(words);
     this.message.dataset.kind = kind;
     this.message.dataset.code = code || "";
-    if (text && kind === "error" && t.rules) this.message.append(" ", t.rules.linkFor(code, text));
+    if (text && kind === "error" && t.rules) this.message.append(" ", t.rules.linkFor(code, text, rule));
     if (text && kind === "error") toast(words, "error", 6000);
   }
 

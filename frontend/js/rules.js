@@ -1,7 +1,9 @@
 // The Rules panel: each game's rules in our own words (frontend/rules/<game>.json, plus the
 // table's own in rules/table.json), searchable, and opened at the right section from a refusal.
 // A rules file is {title, intro, sections: [{id, title, keywords, body}], refusals: {code: id}};
-// a body item is a paragraph, or a list of strings for a bulleted list.
+// a body item is a paragraph, or a list of strings for a bulleted list. A refusal from the server
+// cites its rule itself ({ref, title, section}: backend/engine/rulerefs.py, issue 14.2); the
+// files' `refusals` only place the client's own codes (offline, disconnected).
 import { clear, h } from "./ui.js";
 
 // Words a refusal shares with every sentence, useless for finding its section.
@@ -70,6 +72,11 @@ export function placeOfRefusal(book, code, message) {
   return keys.length ? { query: keys.slice(0, 3).map((k) => k.w).join(" ") } : { section: book.sections[0]?.id };
 }
 
+/** How a refusal names its rule: "Rulebook: Movement of Hero", "Ruling R15: Where a hero may rest". */
+export function citation(rule) {
+  return rule.ref === `Rulebook: ${rule.title}` ? rule.ref : `${rule.ref}: ${rule.title}`;
+}
+
 /** `text` with the query's words marked. */
 function marked(text, query) {
   const wanted = [...new Set(wordsOf(query))].filter((w) => w.length > 1);
@@ -89,6 +96,7 @@ export class RulesPanel {
   constructor(book) {
     this.book = book;
     this.opener = null;
+    this.cite = ""; // the rule a refusal cited, shown in its section while the panel is open at it
     this.search = h("input#rules-search", { type: "search", placeholder: "Search the rules", "aria-label": "Search the rules", autocomplete: "off", oninput: () => this.render() });
     this.count = h("p#rules-count.muted.small", { "aria-live": "polite" });
     this.list = h("div#rules-sections.rules-sections");
@@ -115,9 +123,10 @@ export class RulesPanel {
     return !this.el.hidden;
   }
 
-  /** Open the panel at a section, or searched for a query. */
-  open({ section = null, query = "", opener = null } = {}) {
+  /** Open the panel at a section (`cite`: the rule a refusal named there), or searched for a query. */
+  open({ section = null, query = "", opener = null, cite = "" } = {}) {
     this.opener = opener || document.activeElement;
+    this.cite = section ? cite : "";
     this.search.value = query;
     this.el.hidden = false;
     this.render(section);
@@ -133,8 +142,19 @@ export class RulesPanel {
     if (this.opener && this.opener.isConnected) this.opener.focus();
   }
 
-  /** A link for a refusal that opens the panel where its reason is explained. */
-  linkFor(code, message) {
+  /**
+   * A link for a refusal that opens the panel where its reason is explained: at the section of the
+   * rule it cites, named as the rule (its rulebook heading or ruling); a refusal without one (the
+   * client's own, an older server) at its code's section, or searched for by its words.
+   */
+  linkFor(code, message, rule = null) {
+    const cited = rule && this.book.sections.find((s) => s.id === rule.section);
+    if (cited) {
+      const name = citation(rule);
+      const open = (e) => this.open({ section: cited.id, cite: name, opener: e.currentTarget });
+      const where = `open the rules at “${cited.title}”`;
+      return h("button.link.rules-link", { type: "button", title: where, "aria-label": `${name}: ${where}`, dataset: { section: cited.id, ref: rule.ref }, onclick: open }, name);
+    }
     const place = placeOfRefusal(this.book, code, message);
     const section = place.section && this.book.sections.find((s) => s.id === place.section);
     const label = section ? `Rules: ${section.title}` : `Rules about “${place.query}”`;
@@ -153,6 +173,7 @@ export class RulesPanel {
           `section.rules-section${section.id === focus ? ".focus" : ""}`,
           { id: `rules-${section.id}`, dataset: { section: section.id }, tabIndex: -1 },
           h("h3", {}, marked(section.title, query)),
+          section.id === focus && this.cite ? h("p.rules-cite.small", {}, "The rule that refused your action: ", h("cite", {}, this.cite)) : null,
           (section.body || []).map((part) => (Array.isArray(part) ? h("ul", {}, part.map((item) => h("li", {}, marked(item, query)))) : h("p", {}, marked(part, query)))),
         ),
       );

@@ -201,7 +201,7 @@ class LiveTable {
     });
     conn.addEventListener("rejected", (e) => this.moves.refused(e.detail));
     // A bad token is followed by a 4401 close: the "state" listener drops the seat.
-    conn.addEventListener("error", (e) => e.detail.code !== "bad_token" && this.moves.showMessage(e.detail.message, "error", e.detail.code));
+    conn.addEventListener("error", (e) => e.detail.code !== "bad_token" && this.moves.showMessage(e.detail.message, "error", e.detail.code, e.detail.rule));
     conn.addEventListener("table", (e) => {
       this.table = e.detail.table;
       this.refresh();

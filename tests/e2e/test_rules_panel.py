@@ -1,10 +1,12 @@
 """Issue 13, point 2: a Rules panel for each game, in our own words (frontend/rules/*.json),
 searchable, and opened at the right section from every refusal the player reads.
 
-The data is checked without a browser: every section is reachable, every refusal code the
-games can answer has a section, and no run of seven words is copied from a rulebook. The
-browser part provokes a real refusal at a Dorasure table, follows its link into the panel,
-and searches; Dorn's codes are looked up through the page's own module."""
+The data is checked without a browser: every section is reachable, the files place only the
+client's own codes (the server's refusals cite their rule themselves, issue 14.2:
+backend/engine/rulerefs.py, checked by tests/engine/test_rule_refs.py), and no run of seven
+words is copied from a rulebook. The browser part provokes a real refusal at a Dorasure table,
+follows its link into the panel at the rule the server cited, and searches; a refusal without a
+rule is placed through the page's own module."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from backend.games.dorn.actions import WHY
+from backend.engine import rulerefs
+from backend.engine.registry import get_game
 
 from .conftest import REPO
 from .helpers import Recorder, api_table, finish, hold_seats, new_player
@@ -50,21 +53,19 @@ def test_rules_data_is_whole_and_points_where_it_says(game: str) -> None:
     assert len(ids) == len(set(ids)), "two sections share an id"
     for section in sections:
         assert section["title"] and section["body"] and section["keywords"], section["id"]
-    for code, target in {**table["refusals"], **own["refusals"]}.items():
+    for code, target in {**table["refusals"], **own.get("refusals", {})}.items():
         assert target in ids, f"{code} points to no section"
 
 
-def test_every_refusal_code_of_the_games_has_a_section() -> None:
-    table = set(book("table")["refusals"])
-    dorn = set(book("dorn")["refusals"]) | table
-    assert {f"illegal_{kind}" for kind in WHY} <= dorn
-    assert {"illegal_move", "not_your_turn", "game_over"} <= dorn
-    dorasure = set(book("dorasure")["refusals"]) | table
-    said = set()
-    for source in ("backend/games/dorasure/actions.py", "backend/games/dorasure/rules/turn.py"):
-        text = (REPO / source).read_text(encoding="utf-8")
-        said |= set(re.findall(r'(?:return\s*\(?\s*|IllegalAction\()"([a-z_]+)",', text))
-    assert said and said <= dorasure, sorted(said - dorasure)
+def test_the_rules_files_place_only_the_clients_own_codes() -> None:
+    """One source of truth: a code the server sends carries its rule (rulerefs); the files' own
+    ``refusals`` place exactly the codes the client makes up itself (connection.js)."""
+    own = set(re.findall(r'code: "([a-z_]+)"', (REPO / "frontend" / "js" / "connection.js").read_text()))
+    assert own and set(book("table")["refusals"]) == own
+    server = set(rulerefs.TABLE) | {c for g in ("dorn", "dorasure") for c in rulerefs.game_refs(get_game(g))}
+    assert not own & server
+    for game in ("dorn", "dorasure"):
+        assert not book(game).get("refusals"), f"{game}.json places codes the server cites itself"
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the rulebooks are not on this machine")
@@ -97,8 +98,9 @@ def test_a_refusal_opens_the_rules_at_its_section(browser, server, artifacts: Pa
     link = page.locator("#action-message .rules-link")
     link.wait_for()
     code = page.get_attribute("#action-message", "data-code")
-    expected = book("dorasure")["refusals"].get(code) or book("table")["refusals"].get(code)
-    assert expected, code
+    rule = rulerefs.refusal_rule(get_game("dorasure"), code)
+    assert rule, code
+    expected = rule["section"]
     assert link.get_attribute("data-section") == expected
     link.click()
     panel = page.locator("#rules-panel")
@@ -122,7 +124,8 @@ def test_a_refusal_opens_the_rules_at_its_section(browser, server, artifacts: Pa
     page.keyboard.press("Escape")
     panel.wait_for(state="hidden")
 
-    # The top bar's button opens the whole panel; a refusal with no code of its own is searched for.
+    # The top bar's button opens the whole panel; the client's own refusal is placed by its code,
+    # and one without a rule or a place (a newer game's code) is searched for by its words.
     page.click("#open-rules")
     panel.wait_for(state="visible")
     places = page.evaluate(
@@ -130,12 +133,12 @@ def test_a_refusal_opens_the_rules_at_its_section(browser, server, artifacts: Pa
             const r = await import('/js/rules.js');
             const dorn = await r.loadRules('dorn'), dorasure = await r.loadRules('dorasure');
             return {
-                parry: r.placeOfRefusal(dorn, 'illegal_parry', 'Each hero parries up to its parries.'),
-                stale: r.placeOfRefusal(dorn, 'stale', 'The table moved on.'),
+                offline: r.placeOfRefusal(dorn, 'offline', 'Not connected to the table right now.'),
+                parry: r.placeOfRefusal(dorn, 'a_new_parry_code', 'Each hero parries up to its parries.'),
                 unknown: r.placeOfRefusal(dorasure, 'a_new_code', 'The Dragon token cannot pass the meter.'),
             };
         }"""
     )
-    assert places["parry"] == {"section": "parries"} and places["stale"] == {"section": "table"}
+    assert places["offline"] == {"section": "table"} and "parries" in places["parry"]["query"], places
     assert "meter" in places["unknown"]["query"], places
     finish(rec, server.base_url, page)
