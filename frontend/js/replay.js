@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { boardArea, exposeRenderer, loadRenderer } from "./board.js";
 import { DiceTray } from "./dice.js";
+import { forkBanner, forkTable } from "./fork.js";
 import { rulesPanelFor } from "./rules.js";
 import { append, clear, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
 import { nameSeats, seatName } from "./words.js";
@@ -42,11 +43,14 @@ class ReplayPage {
       h("span.pill.pill-quiet", {}, "all tiles revealed"),
       this.rules ? this.rules.button() : null,
       downloadButton,
+      forkBanner(this.table),
     );
     this.slider = h("input#replay-slider", { type: "range", min: 0, max: Math.max(0, this.frames.length - 1), value: 0, "aria-label": "Action number", oninput: (e) => this.go(Number(e.target.value)) });
     this.pos = h("span#replay-pos.replay-pos");
     this.playButton = h("button#replay-play", { type: "button", onclick: () => this.togglePlay() }, "▶ Play");
     this.caption = h("div#replay-caption.turn-banner");
+    // Play from here (issue 14.5): a new table that plays on from this step with dice of its own.
+    this.forkButton = h("button#play-from-here.primary", { type: "button", title: "Open a new table that plays on from this step, with dice of its own", onclick: () => this.playFromHere() }, "Play from here");
     const board = boardArea("Game board at this point of the replay", () => this.renderer);
     this.canvas = board.canvas;
     this.panels = board.panels;
@@ -62,6 +66,7 @@ class ReplayPage {
       h("button#replay-last", { type: "button", title: "End", onclick: () => this.go(this.frames.length - 1) }, "▶|"),
       this.slider,
       this.pos,
+      this.forkButton,
     );
     append(clear(this.root), 
       h(
@@ -129,6 +134,19 @@ class ReplayPage {
     const rolls = this.renderer.diceFromEvents(frame.events || []).map((r) => ({ ...r, label: nameSeats(r.label, this.table) }));
     this.dice.show(rolls, { animate: false });
     if (this.index >= this.frames.length - 1) this.stop();
+    this.forkButton.disabled = Boolean(frame.view && frame.view.outcome); // nothing to play on from
+  }
+
+  async playFromHere() {
+    this.stop();
+    this.forkButton.disabled = true;
+    try {
+      const fork = await forkTable(this.table.id, this.frames[this.index].seq);
+      location.assign(`/table/${encodeURIComponent(fork.id)}`);
+    } catch (err) {
+      toast(err.message, "error");
+      this.forkButton.disabled = false;
+    }
   }
 
   /** Scroll the log, and only the log, so `entry` is in view (scrollIntoView would scroll the page too). */

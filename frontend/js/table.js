@@ -18,6 +18,7 @@ import { rulesPanelFor } from "./rules.js";
 import { tabBar } from "./tabs.js";
 import { append, clear, copyText, countdown, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
 import { waitingRoom } from "./waiting.js";
+import { forkBanner } from "./fork.js";
 import { nameSeats, seatLabel, seatName } from "./words.js";
 
 // Legal actions read out by name at most; the rest are counted.
@@ -32,7 +33,7 @@ export async function mountTable(root, tableId) {
   const watch = new URLSearchParams(location.search).has("watch");
   const rules = await rulesPanelFor(table.game);
   // The waiting room ends with the table as it started (or as someone else started it).
-  if (table.status === "open" && !watch) table = await waitingRoom(root, table, { topbar: rules ? [rules.button()] : [] });
+  if (table.status === "open" && !watch) table = await waitingRoom(root, table, { topbar: [forkBanner(table), rules ? rules.button() : null] });
   const module = await loadRenderer(table.game);
   new LiveTable(root, table, module, { watch, rules }).start();
 }
@@ -90,6 +91,7 @@ class LiveTable {
     this.seatTabs = h("div#seat-tabs.seat-tabs", { role: "tablist", "aria-label": "Your seats" });
     setTopbar(
       h("strong.table-title", {}, t.title || titleCase(t.game)),
+      forkBanner(t),
       this.seatTabs,
       this.specCount,
       this.connPill,
