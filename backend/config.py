@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     # permessage-deflate shrinks views ~4x but costs more server CPU than all the
     # rules and the database together; turn it on for thin links.
     ws_compression: bool = False
+    # Updates carry a patch of each connection's view (play/patch.py) to clients that take them;
+    # off (DRAGONTABLE_VIEW_PATCHES=0): whole views to everyone, as bench/server_load.py compares.
+    view_patches: bool = True
     # uvicorn's WebSocket implementation: "auto", "websockets", "websockets-sansio", "wsproto".
     ws_impl: str = "auto"
 

@@ -31,7 +31,7 @@ CLOSE_HANDED_BACK = 4409  # a takeover bot's connection: its person is back (pla
 
 class Connection:
     __slots__ = ("ws", "seat", "token_hash", "name", "_pending", "_limit", "_wake", "_writer", "closed",
-                 "close_code", "stand_in")  # fmt: skip
+                 "close_code", "stand_in", "patches", "sent")  # fmt: skip
 
     def __init__(self, ws: WebSocket, queue_limit: int) -> None:
         self.ws = ws
@@ -40,6 +40,11 @@ class Connection:
         self.name = "spectator"
         # The bot runner's connection, proved with a stand-in token (play/botauth.py).
         self.stand_in = False
+        # Whether it takes view patches (hello's ``patches``, the server's ``view_patches``), and
+        # the last ``{"view", "legal"}`` it was sent, which the next patch is made against: the
+        # very dict built for it (a reference, shared by the connections of its seat; no copy).
+        self.patches = False
+        self.sent: dict[str, Any] | None = None
         # A deque and one wake-up future: cheaper per frame than an asyncio.Queue.
         self._pending: deque[str | None] = deque()
         self._limit = queue_limit

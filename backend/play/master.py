@@ -46,7 +46,7 @@ from backend.store.repository import (
 )
 from backend.store.writer import CommitWriter
 
-from . import protocol
+from . import patch, protocol
 from .botauth import stand_in_seat
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
@@ -218,6 +218,23 @@ class TableRuntime:
         return protocol.welcome(self.table_dict(), seat, self.seq, self.static, self._view(seat),
                                 self._legal(seat), sorted(self.to_act), self._deadline(), missed)  # fmt: skip
 
+    def _welcome(self, conn: Connection, missed: list[dict[str, Any]]) -> None:
+        """Send ``conn`` its welcome; one that takes patches keeps what it was sent to patch from."""
+        message = self.welcome(conn.seat, missed)
+        if conn.patches:
+            conn.sent = {"view": message["view"], "legal": message["legal"]}
+        conn.send(message)
+
+    async def resync(self, conn: Connection, last_seq: int | None) -> None:
+        """``conn``'s view went wrong (a patch whose ``view_hash`` did not match, a missing
+        update): a welcome again, the whole view and the updates it did not take."""
+        async with self.lock:
+            if conn.closed or conn not in self.connections:
+                return
+            self._welcome(conn, await self._missed(conn.seat, last_seq))
+            if self.record.status == "finished":
+                conn.send(self.finished_message())
+
     def finished_message(self) -> dict[str, Any]:
         return protocol.finished(self.record.outcome, self.record.seed_hex)
 
@@ -251,7 +268,7 @@ class TableRuntime:
                 self._evict = None
             # The clocks first: the welcome carries the deadline this arrival may have started.
             self._reschedule()
-            conn.send(self.welcome(conn.seat, missed))
+            self._welcome(conn, missed)
             if self.record.status == "finished":
                 conn.send(self.finished_message())
             self._presence_dirty()
@@ -530,22 +547,42 @@ class TableRuntime:
             self.broadcast(self.finished_message())
 
     def _fan_out(self, applied: Applied) -> None:
-        """Each audience's update is built and encoded once, then the same text goes to
-        every connection of that audience (all spectators share one)."""
-        texts: dict[str | None, str] = {}
+        """Each audience's view and legal actions are built once, each distinct frame is encoded
+        once and the same text goes to every connection it fits (all spectators share one).  A
+        connection that takes patches is sent what changed since the ``{"view", "legal"}`` it was
+        last sent (play/patch.py) when that frame is the shorter: a diff between two views of its
+        own seat, never across seats."""
         deadline = self._deadline()
         to_act = sorted(self.to_act)
         public = all(e.to is None for e in applied.events)
         shared_events = [e.as_dict() for e in applied.events] if public else None
+        docs: dict[str | None, tuple[dict[str, Any], list[dict[str, Any]], str]] = {}
+        # (seat, id of the doc patched from) -> that doc (held, so the id stays its) and the frame.
+        patched: dict[tuple[str | None, int], tuple[dict[str, Any], str]] = {}
         for conn in list(self.connections):
-            text = texts.get(conn.seat)
-            if text is None:
-                events = shared_events if shared_events is not None else self._events_for(applied.events, conn.seat)
+            seat = conn.seat
+            built = docs.get(seat)
+            if built is None:
+                events = self._events_for(applied.events, seat) if shared_events is None else shared_events
+                view, legal = self._view(seat), self._legal(seat)
                 text = protocol.dumps(
                     protocol.update(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                    self._view(conn.seat), self._legal(conn.seat), to_act, deadline)
+                                    view, legal, to_act, deadline)
                 )  # fmt: skip
-                texts[conn.seat] = text
+                built = docs[seat] = ({"view": view, "legal": legal}, events, text)
+            doc, events, text = built
+            base = conn.sent if conn.patches else None
+            if base is not None:
+                hit = patched.get((seat, id(base)))
+                if hit is None or hit[0] is not base:
+                    frame = protocol.dumps(
+                        protocol.patched_update(applied.seq, events, applied.by, applied.action_id, applied.auto,
+                                                patch.diff(base, doc), patch.view_hash(doc), to_act, deadline)
+                    )  # fmt: skip
+                    hit = patched[(seat, id(base))] = (base, frame if len(frame) < len(text) else text)
+                text = hit[1]
+            if conn.patches:
+                conn.sent = doc
             conn.send_text(text)
 
     async def catch_up(self) -> None:
@@ -574,7 +611,7 @@ class TableRuntime:
         self._refresh_to_act(actor=None)
         self._reschedule()
         for conn in list(self.connections):
-            conn.send(self.welcome(conn.seat, []))
+            self._welcome(conn, [])
 
     # -- from other workers ---------------------------------------------------
     async def remote_action(self, msg: dict[str, Any]) -> None:
@@ -645,7 +682,7 @@ class TableRuntime:
                 self._refresh_to_act(actor=None)
                 self._reschedule()
                 for conn in list(self.connections):
-                    conn.send(self.welcome(conn.seat, []))
+                    self._welcome(conn, [])
             else:
                 self.broadcast(protocol.table(self.table_dict()))
 

@@ -26,6 +26,9 @@ class Hello(_Message):
     type: Literal["hello"]
     seat_token: str | None = Field(default=None, max_length=256)
     last_seq: int | None = Field(default=None, ge=0, strict=True)
+    # The client applies view patches (play/patch.py): its updates may carry ``patch`` instead
+    # of ``view`` and ``legal``.  Clients that do not say so always get whole views.
+    patches: bool = Field(default=False, strict=True)
 
 
 class Act(_Message):
@@ -55,9 +58,17 @@ class History(_Message):
     limit: int = Field(default=HISTORY_PAGE, ge=1, le=HISTORY_PAGE, strict=True)
 
 
-ClientMessage = Annotated[Hello | Act | Chat | Ping | History, Field(discriminator="type")]
-_client: TypeAdapter[Hello | Act | Chat | Ping | History] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = {"hello", "act", "chat", "ping", "history"}
+class Resync(_Message):
+    """A patch did not fit (its ``view_hash`` differs) or an update is missing: the server
+    answers with a welcome, whole view and the updates after ``last_seq``."""
+
+    type: Literal["resync"]
+    last_seq: int | None = Field(default=None, ge=0, strict=True)
+
+
+ClientMessage = Annotated[Hello | Act | Chat | Ping | History | Resync, Field(discriminator="type")]
+_client: TypeAdapter[Hello | Act | Chat | Ping | History | Resync] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = {"hello", "act", "chat", "ping", "history", "resync"}
 
 
 class BadMessage(Exception):
@@ -67,7 +78,7 @@ class BadMessage(Exception):
         self.message = message
 
 
-def parse_client(text: str) -> Hello | Act | Chat | Ping | History:
+def parse_client(text: str) -> Hello | Act | Chat | Ping | History | Resync:
     """Parse one frame; BadMessage explains what is wrong in a player's words."""
     try:
         data = orjson.loads(text)
@@ -151,6 +162,23 @@ def update(
 ) -> dict[str, Any]:
     return {**missed_update(seq, events, by, action_id, auto),
             "view": view, "legal": legal, "to_act": to_act, "deadline": deadline}  # fmt: skip
+
+
+def patched_update(
+    seq: int,
+    events: list[dict[str, Any]],
+    by: str,
+    action_id: str,
+    auto: bool,
+    patch: list[dict[str, Any]],
+    view_hash: str,
+    to_act: list[str],
+    deadline: float | None,
+) -> dict[str, Any]:
+    """An update for a client that takes patches: ``patch`` turns its last ``{"view", "legal"}``
+    into this one's, whose ``view_hash`` (play/patch.py) it checks."""
+    return {**missed_update(seq, events, by, action_id, auto),
+            "patch": patch, "view_hash": view_hash, "to_act": to_act, "deadline": deadline}  # fmt: skip
 
 
 def history(entries: list[dict[str, Any]], complete: bool) -> dict[str, Any]:

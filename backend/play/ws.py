@@ -173,12 +173,15 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
                 conn.seat, conn.token_hash = found
                 conn.stand_in = is_stand_in(msg.seat_token)
             conn.name = runtime.player_name(conn.seat)
+            conn.patches = msg.patches and settings.view_patches
             hello_done = True
             await runtime.attach(conn, msg.last_seq)
         elif not hello_done:
             conn.send(protocol.error("hello_first", "Say hello first (send a 'hello' message)."))
         elif isinstance(msg, protocol.Act):
             await runtime.act(conn, msg)
+        elif isinstance(msg, protocol.Resync):
+            await runtime.resync(conn, msg.last_seq)
         elif isinstance(msg, protocol.History):
             await runtime.history(conn, msg.before, msg.limit)
         elif isinstance(msg, protocol.Chat):

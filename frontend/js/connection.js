@@ -1,11 +1,18 @@
 // One WebSocket to /ws/tables/{id} for one seat (or a spectator), per docs/protocol.md.
-// It reconnects with exponential backoff and resyncs from the last seq it saw;
-// listeners get "state", "welcome", "update", "ack", "rejected", "chat",
+// It reconnects with exponential backoff and resyncs from the last seq it saw. It takes view
+// patches (viewpatch.js): an update may carry what changed in {view, legal}, which is applied
+// here and checked against the update's view_hash, so listeners always get whole views; a
+// patch that does not fit, or a missing update, asks the server for a whole view ("resync").
+// Listeners get "state", "welcome", "update", "ack", "rejected", "chat",
 // "presence", "finished", "history" and "error" events (CustomEvent, message in .detail).
+
+import { applyPatch, viewHash } from "./viewpatch.js";
 
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 const PING_EVERY_MS = 20000;
+// A resync unanswered this long: reconnect instead (the hello's last_seq resyncs too).
+const RESYNC_WAIT_MS = 5000;
 
 let actionCounter = 0;
 
@@ -38,6 +45,10 @@ export class TableConnection extends EventTarget {
     this.retryTimer = null;
     this.pingTimer = null;
     this.nextRetryAt = null;
+    this.doc = null; // {view, legal} as last received: what the next patch applies to
+    this.resyncing = false;
+    this.resyncTimer = null;
+    this.resyncs = 0; // how many times a patch did not fit or an update was missing
     this._onOnline = () => this._retryNow();
     window.addEventListener("online", this._onOnline);
   }
@@ -60,6 +71,7 @@ export class TableConnection extends EventTarget {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    clearTimeout(this.resyncTimer);
     window.removeEventListener("online", this._onOnline);
     if (this.ws) this.ws.close(1000, "bye");
     this._setState("closed");
@@ -79,6 +91,8 @@ export class TableConnection extends EventTarget {
   _connect() {
     clearTimeout(this.retryTimer);
     this.nextRetryAt = null;
+    this.resyncing = false;
+    clearTimeout(this.resyncTimer);
     this._setState(this.attempt === 0 ? "connecting" : "reconnecting");
     let ws;
     try {
@@ -89,7 +103,7 @@ export class TableConnection extends EventTarget {
     }
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", seat_token: this.seatToken, last_seq: this.lastSeq }));
+      ws.send(JSON.stringify({ type: "hello", seat_token: this.seatToken, last_seq: this.lastSeq, patches: true }));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -133,6 +147,9 @@ export class TableConnection extends EventTarget {
     switch (msg.type) {
       case "welcome": {
         this.attempt = 0;
+        this.resyncing = false;
+        clearTimeout(this.resyncTimer);
+        this.doc = { view: msg.view, legal: msg.legal || [] };
         this.seat = msg.seat ?? this.seat;
         const missed = Array.isArray(msg.missed) ? msg.missed : [];
         const resynced = this.lastSeq !== null && missed.length === 0 && msg.seq > this.lastSeq;
@@ -150,11 +167,28 @@ export class TableConnection extends EventTarget {
         break;
       }
       case "update": {
+        if (this.resyncing) return; // the welcome that answers the resync brings the view
         if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // duplicate
         if (this.lastSeq !== null && msg.seq > this.lastSeq + 1) {
-          // A gap: something was lost. Reconnect; the hello carries lastSeq and the server resends.
-          this.simulateDrop();
+          // A gap: something was lost. The server resends it with a whole view.
+          this._resync();
           return;
+        }
+        if (msg.patch !== undefined) {
+          let doc = null;
+          try {
+            doc = applyPatch(this.doc, msg.patch);
+          } catch {
+            doc = null; // a patch that does not fit this view
+          }
+          if (!doc || viewHash(doc) !== msg.view_hash) {
+            this._resync();
+            return;
+          }
+          this.doc = doc;
+          msg = { ...msg, view: doc.view, legal: doc.legal };
+        } else if (msg.view !== undefined) {
+          this.doc = { view: msg.view, legal: msg.legal || [] };
         }
         this.lastSeq = msg.seq;
         this._emit("update", msg);
@@ -180,6 +214,15 @@ export class TableConnection extends EventTarget {
       default:
         break;
     }
+  }
+
+  /** Ask for a whole view and the updates after the last one taken (docs/protocol.md). */
+  _resync() {
+    this.resyncs += 1;
+    this.resyncing = true;
+    clearTimeout(this.resyncTimer);
+    this.resyncTimer = setTimeout(() => this.resyncing && this.simulateDrop(), RESYNC_WAIT_MS);
+    if (!this.send({ type: "resync", last_seq: this.lastSeq })) this.simulateDrop();
   }
 
   send(obj) {
