@@ -96,6 +96,9 @@ class PromptKind:
     default: Callable[[State, dict[str, Any]], dict[str, Any]]
     answer: Callable[[Ctx, dict[str, Any], dict[str, Any]], None]
     describe: Callable[[State, dict[str, Any]], str]
+    # The listed answers of one action type, when ``legal`` is costly and most answers can be
+    # checked without all of it (``move``): ``legal`` is these parts, one type after another.
+    legal_of: Callable[[State, dict[str, Any], str], list[dict[str, Any]]] | None = None
 
 
 PROMPTS: dict[str, PromptKind] = {}

@@ -12,7 +12,7 @@ lowest dice).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple, TypedDict
 
 from ..content import LANDS, MOVE_NEIGHBOURS, NODE_TERRAIN, PLACE_NAMES, TERRAINS
 from ..state import ADVENTURE, State, StepUndo
@@ -55,12 +55,17 @@ _THRESHOLDS: dict[tuple[Any, ...], dict[str, int]] = {}
 
 def thresholds(s: State, hid: str) -> dict[str, int]:
     """Every node's threshold for this hero now (memoised: it depends on few things)."""
-    sea = any(t == "sea_of_trees" for t in s.lands.values()) and attr(s.heroes[hid], "search") >= 2
-    key = (tuple(sorted(s.lands.items())), s.razed, sea)
+    key = _board_key(s, hid)
     table = _THRESHOLDS.get(key)
     if table is None:
         table = _THRESHOLDS[key] = {n: threshold(s, hid, n) for n in MOVE_NEIGHBOURS}
     return table
+
+
+def _board_key(s: State, hid: str) -> tuple[Any, ...]:
+    """What the thresholds and the sharing rules of every node depend on."""
+    sea = any(t == "sea_of_trees" for t in s.lands.values()) and attr(s.heroes[hid], "search") >= 2
+    return (tuple(sorted(s.lands.items())), s.razed, sea)
 
 
 def _dominated(kept: list[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
@@ -72,6 +77,36 @@ def _dominated(kept: list[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
     return False
 
 
+class Basics(TypedDict):
+    """What every movement question of one position reads: the other heroes' nodes, the
+    thresholds and the Quick Sand nodes; ``explore`` adds ``dest``."""
+
+    others: frozenset[str]
+    need: dict[str, int]
+    sink: frozenset[str]
+
+
+def basics(s: State, hid: str) -> Basics:
+    """The cheap part of ``explore``: enough to check one step, a stop or a take-back."""
+    key = ("basics", hid)
+    cached: Basics | None = s._cache.get(key)
+    if cached is None:
+        cached = Basics(
+            others=occupied_by_others(s, hid),
+            need=thresholds(s, hid),
+            sink=frozenset(n for n, t in s.lands.items() if t == "quick_sand"),
+        )
+        s._cache[key] = cached
+    return cached
+
+
+# Searches by what they depend on (position, dice, the others' nodes, the board's lands): the
+# server lists a seat's moves, validates the answer against the same state and applies it to
+# a copy, and each would search again.  Bounded: only the last few positions come back.
+_EXPLORED: dict[tuple[Any, ...], dict[str, list[tuple[str, int]]]] = {}
+_EXPLORED_MAX = 256
+
+
 def explore(s: State, hid: str) -> dict[str, Any]:
     """Reachable end spaces from the current movement position (R3), cached on the state.
 
@@ -79,8 +114,8 @@ def explore(s: State, hid: str) -> dict[str, Any]:
     first, so the first route found to a node is the canonical one (R65: fewest
     steps, lowest dice).  A position whose dice are beaten by an earlier position on
     the same node is not expanded: the earlier one reaches everything it could.
-    Returns ``dest``: node → [(node, die), ...] for every legal end node other than
-    the current one.
+    Returns ``basics`` and ``dest``: node → [(node, die), ...] for every legal end node
+    other than the current one (shared: read, never edit).
     """
     key = ("explore", hid)
     if key in s._cache:
@@ -90,49 +125,104 @@ def explore(s: State, hid: str) -> dict[str, Any]:
     assert mv is not None
     here = s.heroes[hid]["pos"]
     start = tuple(sorted(mv["dice"]))
-    others = occupied_by_others(s, hid)
-    need = thresholds(s, hid)
-    sink = {n for n, t in s.lands.items() if t == "quick_sand"}
-    parent: dict[Pos, tuple[Pos, str, int] | None] = {(here, start): None}
-    kept: dict[str, list[tuple[int, ...]]] = {here: [start]}
-    dest: dict[str, list[tuple[str, int]]] = {}
-    frontier: list[Pos] = [(here, start)]
-    while frontier:
-        nxt: list[Pos] = []
-        for pos in frontier:
-            node, dice = pos
-            if node in sink and dice != start:
-                continue  # §9.2: entering Quick Sand ends the movement
-            for m in MOVE_NEIGHBOURS[node]:
-                t = need[m]
-                last = -1
-                for i, f in enumerate(dice):
-                    if f < t or f == last:
-                        continue
-                    last = f
-                    rest = dice[:i] + dice[i + 1 :]
-                    np: Pos = (m, rest)
-                    seen = kept.setdefault(m, [])
-                    if np in parent or _dominated(seen, rest):
-                        continue
-                    seen.append(rest)
-                    parent[np] = (pos, m, f)
-                    nxt.append(np)
-                    if m != here and m not in dest and (m not in others or can_share(s, m)):
-                        path: list[tuple[str, int]] = []
-                        p: Pos = np
-                        while parent[p] is not None:
-                            prev, mm, ff = parent[p]  # type: ignore[misc]
-                            path.append((mm, ff))
-                            p = prev
-                        dest[m] = path[::-1]
-        frontier = nxt
-    result = {"dest": dest, "others": others, "need": need, "sink": sink}
+    info = basics(s, hid)
+    others, need, sink = info["others"], info["need"], info["sink"]
+    memo = (here, start, others, _board_key(s, hid))
+    dest = _EXPLORED.get(memo)
+    if dest is None:
+        dest = _search(s, here, start, others, need, sink)
+        if len(_EXPLORED) >= _EXPLORED_MAX:
+            _EXPLORED.clear()
+        _EXPLORED[memo] = dest
+    result = {**info, "dest": dest}
     s._cache[key] = result
     return result
 
 
-def can_finish(s: State, info: dict[str, Any], node: str, dice: tuple[int, ...], here: str) -> bool:
+class _Dice(NamedTuple):
+    """The sub-multisets of one movement roll, numbered (0 is the whole roll): from each, the
+    steps it can pay (each distinct face, lowest first, with what is left), and which ones it
+    dominates (``_dominated``), as a bit mask: the BFS then checks a position in one operation."""
+
+    steps: list[list[tuple[int, int]]]
+    dominates: list[int]
+
+
+_DICE: dict[tuple[int, ...], _Dice] = {}
+
+
+def _dice_table(start: tuple[int, ...]) -> _Dice:
+    table = _DICE.get(start)
+    if table is not None:
+        return table
+    ids: dict[tuple[int, ...], int] = {start: 0}
+    subsets = [start]
+    steps: list[list[tuple[int, int]]] = []
+    for dice in subsets:  # grows while it is walked: every sub-multiset, by fewer dice
+        row: list[tuple[int, int]] = []
+        last = -1
+        for i, f in enumerate(dice):
+            if f == last:
+                continue
+            last = f
+            rest = dice[:i] + dice[i + 1 :]
+            if rest not in ids:
+                ids[rest] = len(subsets)
+                subsets.append(rest)
+            row.append((f, ids[rest]))
+        steps.append(row)
+    dominates = [sum(1 << j for j, b in enumerate(subsets) if _dominated([a], b)) for a in subsets]
+    if len(_DICE) >= 1024:
+        _DICE.clear()
+    table = _DICE[start] = _Dice(steps, dominates)
+    return table
+
+
+def _search(
+    s: State,
+    here: str,
+    start: tuple[int, ...],
+    others: frozenset[str],
+    need: dict[str, int],
+    sink: frozenset[str],
+) -> dict[str, list[tuple[str, int]]]:
+    """The BFS of ``explore``, over (node, number of the dice left in ``_dice_table``)."""
+    table = _dice_table(start)
+    steps, dominates = table.steps, table.dominates
+    parent: dict[tuple[str, int], tuple[tuple[str, int], str, int] | None] = {(here, 0): None}
+    covered: dict[str, int] = {here: dominates[0]}  # per node: the dice some kept position beats
+    dest: dict[str, list[tuple[str, int]]] = {}
+    frontier: list[tuple[str, int]] = [(here, 0)]
+    while frontier:
+        nxt: list[tuple[str, int]] = []
+        for pos in frontier:
+            node, dice = pos
+            if dice and node in sink:
+                continue  # §9.2: entering Quick Sand ends the movement
+            paying = steps[dice]
+            for m in MOVE_NEIGHBOURS[node]:
+                t = need[m]
+                seen = covered.get(m, 0)
+                for f, rest in paying:
+                    if f < t or seen >> rest & 1:
+                        continue
+                    seen |= dominates[rest]
+                    np = (m, rest)
+                    parent[np] = (pos, m, f)
+                    nxt.append(np)
+                    if m != here and m not in dest and (m not in others or can_share(s, m)):
+                        path: list[tuple[str, int]] = []
+                        p = np
+                        while (link := parent[p]) is not None:
+                            p, mm, ff = link
+                            path.append((mm, ff))
+                        dest[m] = path[::-1]
+                covered[m] = seen
+        frontier = nxt
+    return dest
+
+
+def can_finish(s: State, info: Basics, node: str, dice: tuple[int, ...], here: str) -> bool:
     """From (node, dice) after at least one step, can the mover end legally (R4)?"""
     others, need = info["others"], info["need"]
     if node not in others or can_share(s, node):
@@ -166,9 +256,27 @@ def can_end(s: State, hid: str) -> bool:
 
 
 def legal_moves(s: State, hid: str) -> list[dict[str, Any]]:
-    info = explore(s, hid)
+    """The ``move`` prompt's answers, in this order: steps, moves, the stop, the take-back."""
+    return [a for kind in MOVE_TYPES for a in legal_moves_of(s, hid, kind)]
+
+
+MOVE_TYPES = ("step", "move", "end_move", "undo_step")
+
+
+def legal_moves_of(s: State, hid: str, kind: str) -> list[dict[str, Any]]:
+    """The listed answers of one type: ``validate`` checks an action against its own type's
+    part, so a step or a stop is checked without the search for whole moves."""
     mv = s.move
     assert mv is not None
+    if kind == "move":
+        return [{"type": "move", "to": d} for d in sorted(explore(s, hid)["dest"])]
+    if kind == "end_move":
+        return [{"type": "end_move"}] if can_end(s, hid) else []
+    if kind == "undo_step":
+        return [{"type": "undo_step"}] if can_undo(s) else []
+    if kind != "step":
+        return []
+    info = basics(s, hid)
     node = s.heroes[hid]["pos"]
     dice = tuple(sorted(mv["dice"]))
     out: list[dict[str, Any]] = []
@@ -182,11 +290,6 @@ def legal_moves(s: State, hid: str) -> list[dict[str, Any]]:
                 rest.remove(f)
                 if can_finish(s, info, m, tuple(rest), node):
                     out.append({"type": "step", "to": m, "die": f})
-    out += [{"type": "move", "to": d} for d in sorted(info["dest"])]
-    if can_end(s, hid):
-        out.append({"type": "end_move"})
-    if can_undo(s):
-        out.append({"type": "undo_step"})
     return out
 
 
@@ -297,6 +400,10 @@ def _move_legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     return legal_moves(s, p["seat"])
 
 
+def _move_legal_of(s: State, p: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return legal_moves_of(s, p["seat"], kind)
+
+
 def _move_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     s = ctx.s
     if a["type"] == "end_move":
@@ -317,6 +424,7 @@ prompt_kind(
     "move",
     PromptKind(
         legal=_move_legal,
+        legal_of=_move_legal_of,
         default=_move_default,
         answer=_move_answer,
         describe=lambda s, p: f"{name(p['seat'])}: move (one die per step) or stop here.",
