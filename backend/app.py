@@ -19,6 +19,7 @@ from backend.config import Settings
 from backend.engine import registry
 from backend.lobby import errors
 from backend.lobby.forks import router as forks_router
+from backend.lobby.imports import router as imports_router
 from backend.lobby.routes import router as lobby_router
 from backend.play.bus import make_bus
 from backend.play.metrics import Metrics
@@ -31,7 +32,7 @@ from backend.store.writer import CommitWriter
 log = logging.getLogger("dragontable")
 
 # The browser routes that are pages of the single-page client.
-SPA_PREFIXES = ("table/", "replay/")
+SPA_PREFIXES = ("table/", "replay/", "record")
 
 FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Dragontable</title>
 <h1>Dragontable</h1><p>The server is running, but the browser client (frontend/index.html)
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     _mount_metrics(app, settings)
     app.include_router(lobby_router)
+    app.include_router(imports_router)
     app.include_router(forks_router)
     app.include_router(ws_router)
     _mount_frontend(app, settings.frontend_dir)

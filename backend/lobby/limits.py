@@ -23,20 +23,22 @@ MAX_DEPTH = 16
 
 
 class BoundedRequest(Request):
-    """A request whose body is read at most ``MAX_BODY_BYTES`` far (FastAPI's documented way
+    """A request whose body is read at most ``limit`` bytes far (FastAPI's documented way
     to change how a body is read: a Request subclass that fills ``_body``)."""
+
+    limit = MAX_BODY_BYTES
 
     async def body(self) -> bytes:
         if not hasattr(self, "_body"):
             declared = self.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-                raise _too_large()
+            if declared.isdigit() and int(declared) > self.limit:
+                raise _too_large(self.limit)
             chunks: list[bytes] = []
             size = 0
             async for chunk in self.stream():
                 size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    raise _too_large()
+                if size > self.limit:
+                    raise _too_large(self.limit)
                 chunks.append(chunk)
             self._body = b"".join(chunks)
         return self._body
@@ -44,27 +46,33 @@ class BoundedRequest(Request):
 
 class BoundedRoute(APIRoute):
     """Reads and checks the body before FastAPI's handler sees it, so a refusal here is an
-    ApiError (FastAPI turns anything raised while *it* parses into a bare 400)."""
+    ApiError (FastAPI turns anything raised while *it* parses into a bare 400).  A route that
+    takes a larger body (an imported game record, lobby/imports.py) subclasses it with its own
+    ``max_body_bytes``."""
+
+    max_body_bytes = MAX_BODY_BYTES
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def bounded(request: Request) -> Response:
-            request = BoundedRequest(request.scope, request.receive)
+            request = read = BoundedRequest(request.scope, request.receive)
+            read.limit = self.max_body_bytes
             if request.method in ("POST", "PUT", "PATCH"):
                 body = await request.body()
-                if body and _is_json(request.headers.get("content-type")):
+                if body and is_json(request.headers.get("content-type")):
                     _check_json(body)
             return await handler(request)
 
         return bounded
 
 
-def _too_large() -> ApiError:
-    return ApiError(413, "too_large", f"That request is too large (at most {MAX_BODY_BYTES // 1024} KiB).")
+def _too_large(limit: int) -> ApiError:
+    size = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
+    return ApiError(413, "too_large", f"That request is too large (at most {size}).")
 
 
-def _is_json(content_type: str | None) -> bool:
+def is_json(content_type: str | None) -> bool:
     # FastAPI parses a body as JSON when it says so, or says nothing.
     if not content_type:
         return True
