@@ -236,6 +236,16 @@ class TurnClock(Protocol[S_in]):
 
 
 @runtime_checkable
+class Sides(Protocol):
+    """Optional: a game whose seats play on sides (Dorn: the Keeper against the heroes), so that
+    a side can talk among itself unheard by the other (play/chat.py, issue 14.3).  ``sides``
+    gives every seat of a table with ``options`` its side: ``{side: [seats]}``.  Without it every
+    seat is on one side, as at a cooperative table (Dorasure), and there is no side channel."""
+
+    def sides(self, options: Mapping[str, JSON]) -> dict[str, list[Seat]]: ...
+
+
+@runtime_checkable
 class Odds(Protocol):
     """Optional: a game that tells a seat the exact chance of each outcome that matters before
     it commits to an action that rolls dice (issue 14.1).  ``view`` is that seat's own ``view``

@@ -16,6 +16,8 @@ from backend.engine.registry import UnknownGame, game_names, get_game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
 from backend.play.botauth import runner_key_matches
+from backend.play.chat import REPLAY_CHANNELS, REPLAY_LINES
+from backend.play.master import chat_message
 from backend.play.record import ForkBroken, RecordBroken, build_record, replay_views, start_state
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
@@ -349,7 +351,10 @@ async def replay_frames(table_id: str, repo: RepoDep, tables: TablesDep) -> dict
     game = _game(record.game)
     actions = await asyncio.to_thread(repo.all_actions, table_id)
     frames = await asyncio.to_thread(replay_views, game, record, actions)
-    return {"table": _out(tables, record), "static": game.static_info(record.options), "frames": frames}
+    # The spectators' lines open to everyone with the replay (play/chat.py), never before.
+    lines = await asyncio.to_thread(repo.chat_lines, table_id, REPLAY_CHANNELS, (), REPLAY_LINES)
+    return {"table": _out(tables, record), "static": game.static_info(record.options), "frames": frames,
+            "chat": [chat_message(line) for line in lines]}  # fmt: skip
 
 
 @router.get("/api/tables/{table_id}/export", response_model=RecordOut, tags=["tables"])

@@ -177,6 +177,8 @@ class ReplayOut(BaseModel):
     table: TableOut
     static: dict[str, Any]
     frames: list[ReplayFrame]
+    # The table's and the spectators' chat lines, as ``chat`` messages (docs/protocol.md).
+    chat: list[dict[str, Any]] = []
 
 
 class HealthOut(BaseModel):

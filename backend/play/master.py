@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from backend.config import Settings
@@ -26,6 +27,7 @@ from backend.engine.core import (
     Game,
     IllegalAction,
     PromptSeats,
+    Sides,
     Transition,
     TurnClock,
     check_action_shape,
@@ -35,6 +37,7 @@ from backend.engine.rulerefs import refusal_rule
 from backend.lobby.schemas import table_out
 from backend.store.repository import (
     ActionWrite,
+    ChatRecord,
     Conflict,
     LoggedEvent,
     PlayLoad,
@@ -46,7 +49,7 @@ from backend.store.repository import (
 )
 from backend.store.writer import CommitWriter
 
-from . import patch, protocol
+from . import chat, patch, protocol
 from .botauth import stand_in_seat
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
@@ -58,6 +61,16 @@ log = logging.getLogger("dragontable.play")
 
 class BadToken(Exception):
     pass
+
+
+def _utc(at: float) -> datetime:
+    return datetime.fromtimestamp(at, UTC)
+
+
+def chat_message(line: ChatRecord) -> dict[str, Any]:
+    """A kept line as the ``chat`` message it was sent as."""
+    message = protocol.chat(line.from_name, line.from_seat, line.text, line.at.timestamp(), line.channel)
+    return {**message, "system": True} if line.system else message
 
 
 class TableHost(Protocol):
@@ -109,6 +122,7 @@ class TableRuntime:
         self._prompt_seats = game.prompt_seats if isinstance(game, PromptSeats) else None
         # A game's own per-turn side clock (Dorn's Real Day and Night), when it has one.
         self._turn_clock = game.turn_clock if isinstance(game, TurnClock) else None
+        self._sides = game.sides(self.record.options) if isinstance(game, Sides) else None
         self.side_clock = SideClock()
         self.state = state
         self.seq = seq
@@ -272,6 +286,7 @@ class TableRuntime:
             if self.record.status == "finished":
                 conn.send(self.finished_message())
             self._presence_dirty()
+        await self.send_chat_history([conn])
 
     async def detach(self, conn: Connection) -> None:
         if conn not in self.connections:
@@ -320,10 +335,61 @@ class TableRuntime:
             self._presence_publish = False
             self.tables.publish(self.id, self.local_presence_message())
 
-    def chat(self, conn: Connection, text: str) -> None:
-        message = protocol.chat(conn.name, conn.seat, text, time.time())
-        self.broadcast(message)
+    # -- chat (play/chat.py: who may say and read what) ---------------------------
+    def seating(self) -> chat.Seating:
+        holders = {s.seat: s.player_id for s in self.record.seats}
+        return chat.Seating.of(holders, self._sides, over=self.record.status == "finished")
+
+    async def chat(self, conn: Connection, text: str, to: str | None) -> None:
+        """Keep the line, then tell every connection that may read it, here and on the bus."""
+        try:
+            channel = self.seating().channel_for(conn.seat, to)
+        except chat.ChatRefused as exc:
+            conn.send(protocol.error(exc.code, exc.message))
+            return
+        at = time.time()
+        try:
+            await self._keep_line(ChatRecord(self.seq, channel, conn.name, conn.seat, text, False, _utc(at)))
+        except Exception:
+            log.exception("table %s: a chat line could not be kept", self.id, extra={"table": self.id})
+            conn.send(protocol.error("unavailable", "The server could not keep that line; try again."))
+            return
+        message = protocol.chat(conn.name, conn.seat, text, at, channel)
+        self.deliver_chat(message)
         self.tables.publish(self.id, {"kind": "chat", "message": message})
+
+    async def _keep_line(self, line: ChatRecord) -> None:
+        await asyncio.to_thread(self.tables.repo.add_chat_line, self.id, line)
+
+    def deliver_chat(self, message: dict[str, Any]) -> None:
+        """A line said here or on another worker (the bus) to the connections here that may
+        read it; a line from a worker that knew no channels was said to the table."""
+        seating = self.seating()
+        channel, from_seat = message.get("channel", chat.TABLE), message.get("seat")
+        text = protocol.dumps({**message, "channel": channel})
+        for conn in list(self.connections):
+            if seating.may_read(conn.seat, channel, from_seat):
+                conn.send_text(text)
+
+    async def send_chat_history(self, conns: Iterable[Connection]) -> None:
+        """Each connection's ``chat_history``: the newest lines it may read, one read per seat."""
+        seating = self.seating()
+        texts: dict[str | None, str] = {}
+        for conn in conns:
+            text = texts.get(conn.seat)
+            if text is None:
+                try:
+                    lines = await asyncio.to_thread(
+                        self.tables.repo.chat_lines, self.id, sorted(seating.readable(conn.seat)),
+                        sorted(seating.held(conn.seat)), chat.HISTORY_LINES,
+                    )  # fmt: skip
+                except Exception as exc:  # the live lines still come; the past waits for a reconnect
+                    log.warning("table %s: cannot read the chat (%s)", self.id, exc)
+                    return
+                side = seating.side_of(conn.seat) if conn.seat is not None else None
+                history = protocol.chat_history([chat_message(line) for line in lines], side)
+                text = texts[conn.seat] = protocol.dumps(history)
+            conn.send_text(text)
 
     async def _missed(self, seat: str | None, last_seq: int | None) -> list[dict[str, Any]]:
         if last_seq is None or last_seq >= self.seq or self.state is None:
@@ -545,6 +611,8 @@ class TableRuntime:
         self._fan_out(applied)
         if outcome is not None:
             self.broadcast(self.finished_message())
+            # The spectators' channel opens to the seats now that the game is over.
+            self.tables.spawn(self.send_chat_history([c for c in self.connections if c.seat is not None]))
 
     def _fan_out(self, applied: Applied) -> None:
         """Each audience's view and legal actions are built once, each distinct frame is encoded
@@ -787,8 +855,19 @@ class TableRuntime:
         self._announce(f"{self.player_name(seat)} is back; the bot has stopped playing for them.")
 
     def _announce(self, text: str) -> None:
-        self.broadcast(protocol.announcement(text, time.time()))
+        """The table's own line, to everyone at once (its place among the updates tells when),
+        and kept for those who arrive later."""
+        at = time.time()
+        self.broadcast(protocol.announcement(text, at))
         self.broadcast(protocol.table(self.table_dict()))
+        line = ChatRecord(self.seq, chat.TABLE, protocol.ANNOUNCER, None, text, True, _utc(at))
+        self.tables.spawn(self._keep_announcement(line))
+
+    async def _keep_announcement(self, line: ChatRecord) -> None:
+        try:
+            await self._keep_line(line)
+        except Exception as exc:
+            log.warning("table %s: an announcement could not be kept (%s)", self.id, exc)
 
     def auto_action_id(self, seat: str) -> str:
         """The id of the server's own answer for ``seat`` at the next seq.

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from backend.engine import rulerefs
 from backend.textcheck import ActionId, ChatText
 
+from .chat import TABLE
+
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -39,8 +41,12 @@ class Act(_Message):
 
 
 class Chat(_Message):
+    """A line for one channel (play/chat.py): ``table``, ``side``, ``seat:<seat>`` or
+    ``spectators``; none: the table for a seat, the spectators for a spectator."""
+
     type: Literal["chat"]
     text: ChatText
+    to: str | None = Field(default=None, max_length=80, strict=True)
 
 
 class Ping(_Message):
@@ -191,13 +197,23 @@ def finished(outcome: dict[str, Any] | None, seed_hex: str | None) -> dict[str, 
     return {"type": "finished", "outcome": outcome, "seed": seed_hex}
 
 
-def chat(name: str, seat: str | None, text: str, at: float) -> dict[str, Any]:
-    return {"type": "chat", "from": name, "seat": seat, "text": text, "at": round(at, 3)}
+def chat(name: str, seat: str | None, text: str, at: float, channel: str) -> dict[str, Any]:
+    """A line said on ``channel`` (play/chat.py), sent only to the connections that may read it."""
+    return {"type": "chat", "from": name, "seat": seat, "text": text, "at": round(at, 3), "channel": channel}
+
+
+ANNOUNCER = "Dragontable"
 
 
 def announcement(text: str, at: float) -> dict[str, Any]:
     """The table's own line in the chat ("a bot is playing for …"): no seat sent it."""
-    return {"type": "chat", "from": "Dragontable", "seat": None, "text": text, "at": round(at, 3), "system": True}
+    return {**chat(ANNOUNCER, None, text, at, TABLE), "system": True}
+
+
+def chat_history(lines: list[dict[str, Any]], side: str | None) -> dict[str, Any]:
+    """On arrival, and to every seat when the game ends: the newest lines this connection may
+    read (``chat`` messages, oldest first) and the side its seat talks to (None: no sides)."""
+    return {"type": "chat_history", "lines": lines, "side": side}
 
 
 def table(table_dict: dict[str, Any]) -> dict[str, Any]:

@@ -149,8 +149,8 @@ class Tables:
                 await runtime.remote_action(msg)
             elif kind == "resync":  # the bus may have lost messages: read the database
                 await runtime.catch_up()
-            elif kind == "chat":
-                runtime.broadcast(msg["message"])
+            elif kind == "chat":  # each worker lets through only what its connections may read
+                runtime.deliver_chat(msg["message"])
             elif kind == "presence":
                 runtime.remote_presence(
                     str(msg["origin"]), msg.get("spectators", 0), msg.get("connected", [])

@@ -187,4 +187,4 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
         elif isinstance(msg, protocol.Chat):
             text = msg.text.strip()
             if text:
-                runtime.chat(conn, text[: settings.chat_max_chars])
+                await runtime.chat(conn, text[: settings.chat_max_chars], msg.to)

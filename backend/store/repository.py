@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, EventRow, GameTable, Player, SeatRow, Snapshot
+from .models import ActionRow, ChatLine, EventRow, GameTable, Player, SeatRow, Snapshot
 
 
 def now() -> datetime:
@@ -114,6 +114,19 @@ class LoggedEvent:
     kind: str
     data: dict[str, Any]
     to: list[str] | None
+
+
+@dataclass(slots=True)
+class ChatRecord:
+    """One chat line and its channel (play/chat.py); ``seq`` is the table's seq when said."""
+
+    seq: int
+    channel: str
+    from_name: str
+    from_seat: str | None
+    text: str
+    system: bool
+    at: datetime
 
 
 @dataclass(slots=True)
@@ -518,10 +531,35 @@ class Repository:
             self._log = _LogWriter(self.engine)
         return self._log
 
+    # -- chat (issue 14.3) ----------------------------------------------------
+    def add_chat_line(self, table_id: str, line: ChatRecord) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(ChatLine.__table__),
+                {"table_id": table_id, "seq": line.seq, "channel": line.channel, "from_name": line.from_name,
+                 "from_seat": line.from_seat, "text": line.text, "system": line.system, "created_at": line.at},
+            )  # fmt: skip
+
+    def chat_lines(
+        self, table_id: str, channels: Sequence[str], from_seats: Sequence[str], limit: int
+    ) -> list[ChatRecord]:
+        """The newest ``limit`` lines said on ``channels`` or by ``from_seats``, oldest first."""
+        c = ChatLine.__table__.c
+        wanted = or_(c.channel.in_(list(channels)), c.from_seat.in_(list(from_seats)))
+        q = select(c.seq, c.channel, c.from_name, c.from_seat, c.text, c.system, c.created_at)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q.where(c.table_id == table_id, wanted).order_by(c.id.desc()).limit(limit)).all()
+        return [
+            # SQLite hands the time back without its zone; it was written in UTC.
+            ChatRecord(r.seq, r.channel, r.from_name, r.from_seat, r.text, r.system,
+                       r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC))
+            for r in reversed(rows)
+        ]  # fmt: skip
+
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""
         with self.sessions.begin() as s:
-            for model in (EventRow, Snapshot, ActionRow, SeatRow):
+            for model in (ChatLine, EventRow, Snapshot, ActionRow, SeatRow):
                 s.execute(delete(model).where(model.table_id == table_id))
             s.execute(delete(GameTable).where(GameTable.id == table_id))
 

@@ -120,6 +120,10 @@ class DornGame:
             out.append(SeatInfo(f"heroes_{i + 1}", names))
         return out
 
+    def sides(self, options: Mapping[str, Any]) -> dict[str, list[str]]:
+        """The Keeper plays against every hero seat (``backend/engine/core.py::Sides``)."""
+        return {KEEPER: [KEEPER], "heroes": [s.seat for s in self.seats(options) if s.seat != KEEPER]}
+
     def static_info(self, options: Mapping[str, Any]) -> dict[str, Any]:
         board = load_json("board.json")
         info = {
