@@ -60,7 +60,11 @@ class Ctx:
 
     def emit(self, kind: str, text: str, **data: Any) -> None:
         # Copied: rules pass parts of the state (the dice just rolled), and events leave the engine.
-        self.events.append(Event(kind, copy_json({"text": text, **data})))
+        event = {"text": text, **data}
+        for k, v in data.items():
+            if type(v) is dict or type(v) is list:
+                event[k] = copy_json(v)
+        self.events.append(Event(kind, event))
 
     def finish(self) -> None:
         self.s.counter = self.rng.counter
