@@ -1,9 +1,10 @@
 // The lobby: who you are, what to play and how (options, clocks, who can find it), this
 // browser's own tables (live, waiting, finished, with their replays), the public tables one can
-// join or watch, and the recent games.
+// join or watch, the recent games, and watching a game record (record-import.js).
 import { api, ensurePlayer, storedPlayer } from "./api.js";
 import { clockFields } from "./clocks.js";
 import { optionsForm } from "./options-form.js";
+import { recordImportForm } from "./record-import.js";
 import { renderRows } from "./tablelist.js";
 import { clear, h, setTopbar, titleCase, toast } from "./ui.js";
 
@@ -103,6 +104,7 @@ export async function mountLobby(root) {
         mineCard,
         card("open-tables", "Open and live tables", "refreshes by itself; an open table nobody joins is removed after a few hours", tableList),
         card("recent", "Recent games", "finished public games and their replays", recentList),
+        card("watch-record", "Watch a record", "a game record file, or this server's export link", recordImportForm(root)),
       ),
     ),
   );

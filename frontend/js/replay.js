@@ -11,8 +11,10 @@ import { nameSeats, seatName } from "./words.js";
 
 const PLAY_STEP_MS = 900;
 
-export async function mountReplay(root, tableId) {
-  const data = await loadOrExplain(root, () => api.replay(tableId), {
+/** `imported` = {data, record}: a replay the server made of an uploaded record (record-import.js),
+ * shown instead of asking for table `tableId`'s, with `record` (the file's text) to download. */
+export async function mountReplay(root, tableId, imported = null) {
+  const data = imported ? imported.data : await loadOrExplain(root, () => api.replay(tableId), {
     title: "No replay yet",
     note: "A replay opens once the game is over.",
     links: [[`/table/${encodeURIComponent(tableId)}`, "Back to the table"], ["/", "Lobby"]],
@@ -21,12 +23,13 @@ export async function mountReplay(root, tableId) {
   const table = data.table || { id: tableId, game: data.game, seats: [] };
   document.title = `Replay — ${table.title || titleCase(table.game)}`;
   const [module, rules] = await Promise.all([loadRenderer(table.game), rulesPanelFor(table.game)]);
-  new ReplayPage(root, table, data, module, rules).start();
+  new ReplayPage(root, table, data, module, rules, imported).start();
 }
 
 class ReplayPage {
-  constructor(root, table, data, module, rules) {
+  constructor(root, table, data, module, rules, imported = null) {
     this.root = root;
+    this.imported = imported;
     this.rules = rules;
     this.table = table;
     this.frames = data.frames || [];
@@ -41,6 +44,7 @@ class ReplayPage {
     setTopbar(
       h("strong.table-title", {}, `Replay: ${this.table.title || titleCase(this.table.game)}`),
       h("span.pill.pill-quiet", {}, "all tiles revealed"),
+      this.imported ? h("span#record-verified.pill", { title: this.imported.data.verified }, "imported record, verified") : null,
       this.rules ? this.rules.button() : null,
       downloadButton,
       forkBanner(this.table),
@@ -49,8 +53,9 @@ class ReplayPage {
     this.pos = h("span#replay-pos.replay-pos");
     this.playButton = h("button#replay-play", { type: "button", onclick: () => this.togglePlay() }, "▶ Play");
     this.caption = h("div#replay-caption.turn-banner");
-    // Play from here (issue 14.5): a new table that plays on from this step with dice of its own.
-    this.forkButton = h("button#play-from-here.primary", { type: "button", title: "Open a new table that plays on from this step, with dice of its own", onclick: () => this.playFromHere() }, "Play from here");
+    // Play from here (issue 14.5): a new table that plays on from this step with dice of its own
+    // (not for an uploaded record: its table may live on another server).
+    this.forkButton = h("button#play-from-here.primary", { type: "button", hidden: this.table.imported === true, title: "Open a new table that plays on from this step, with dice of its own", onclick: () => this.playFromHere() }, "Play from here");
     const board = boardArea("Game board at this point of the replay", () => this.renderer);
     this.canvas = board.canvas;
     this.panels = board.panels;
@@ -175,8 +180,9 @@ class ReplayPage {
 
   async download() {
     try {
-      const record = await api.exportRecord(this.table.id);
-      const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+      // An imported record is given back as it was uploaded.
+      const text = this.imported ? this.imported.record : JSON.stringify(await api.exportRecord(this.table.id), null, 2);
+      const blob = new Blob([text], { type: "application/json" });
       const url = URL.createObjectURL(blob);
       const a = h("a", { href: url, download: `dragontable-${this.table.id}.json` });
       document.body.append(a);
