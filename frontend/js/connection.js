@@ -206,6 +206,7 @@ export class TableConnection extends EventTarget {
       case "error":
       case "history":
       case "chat":
+      case "chat_history":
       case "table":
       case "presence":
       case "finished":
@@ -244,8 +245,9 @@ export class TableConnection extends EventTarget {
     });
   }
 
-  chat(text) {
-    return this.send({ type: "chat", text });
+  /** A chat line; `to`: "table", "side", "seat:<seat>" or "spectators" (docs/protocol.md "Chat channels"). */
+  chat(text, to) {
+    return this.send(to ? { type: "chat", text, to } : { type: "chat", text });
   }
 
   /** Ask for a page of the table's past (docs/protocol.md v1.5): the updates before seq `before`. */

@@ -28,7 +28,7 @@ export class MoveControls {
     clear(this.el);
     if (!d || !d.view || !t.renderer) return;
     if (!t.activeSeat) {
-      this.el.append(h("p.muted", {}, "You are watching. Chat is open to everyone."));
+      this.el.append(h("p.muted", {}, "You are watching. Until the game is over, your chat reaches the other spectators only."));
       this.closeDialog();
       return;
     }

@@ -136,9 +136,9 @@ class LiveTable {
     });
     this.history = new HistoryLoader(this.log, (entries) => this.onHistory(entries));
     this.chat = new ChatBox(this.chatEl, {
-      send: (text) => {
+      send: (text, to) => {
         const conn = this.connections.get(this.primaryKey);
-        if (!conn || !conn.chat(text)) {
+        if (!conn || !conn.chat(text, to)) {
           toast("Not connected; the message was not sent.", "error");
           return false;
         }
@@ -209,6 +209,7 @@ class LiveTable {
       this.refresh();
     });
     conn.addEventListener("chat", (e) => isPrimary() && this.chat.add(e.detail, seatLabel(this.table, e.detail.seat)));
+    conn.addEventListener("chat_history", (e) => isPrimary() && this.chat.history(e.detail));
     conn.addEventListener("presence", (e) => {
       this.spectators = e.detail.spectators;
       this.connectedSeats = new Set(e.detail.connected || []);
@@ -299,6 +300,9 @@ class LiveTable {
   }
 
   refresh() {
+    // Who writes to the chat, and to which channels it may (chat.js).
+    this.chat?.setPlaces({ seat: this.primaryKey || null, held: Object.keys(this.seats), seats: this.table.seats,
+                          over: this.table.status === "finished", labelOf: (s) => seatLabel(this.table, s) });
     this.renderSeatTabs();
     this.renderStatus();
     this.renderPanels();
