@@ -247,6 +247,10 @@ def _where(error: jsonschema.ValidationError) -> str:
         error = branch[0]
     path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
     message = error.message if len(error.message) <= 200 else error.message[:200] + "…"
+    # jsonschema writes values as Python does; the file says null, true and false.
+    for python, spelled in (("None", "null"), ("True", "true"), ("False", "false")):
+        if message.startswith(python + " "):
+            message = spelled + message[len(python) :]
     return f"{path or 'the record'}: {message}"
 
 

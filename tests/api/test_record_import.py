@@ -175,7 +175,7 @@ def test_the_schema_and_the_exporter_name_the_same_fields(records: Records) -> N
     ("change", "where"),
     [
         (lambda r: r.update(seed=r["seed"].upper()), "seed"),  # hashes and seeds are lowercase hex
-        (lambda r: r["actions"][1].update(hash=None), "actions[1].hash"),  # complete: every hash
+        (lambda r: r["actions"][1].update(hash=None), "actions[1].hash: null is not of type 'string'"),
         (lambda r: r.update(status="live"), "status"),  # complete is finished
         (lambda r: r["actions"][0].update(seq=0), "actions[0].seq"),
         (lambda r: r["actions"][0].pop("auto"), "actions[0]"),
@@ -243,6 +243,12 @@ def test_a_live_record_is_no_replay_and_says_why(records: Records, name: str) ->
             post(records, live), "not_finished", "not over", "no seed", "cannot be watched as a replay"
         )
         assert "'live'" in message
+        # The schema holds the redaction: a live record with a seed or a hash is none the server wrote.
+        for leak in ({"seed": "0" * 64}, {"initial_hash": "0" * 64}):
+            refused(post(records, _changed(live, **leak)), "schema_violation", f"{next(iter(leak))}: '000")
+        hashed = copy.deepcopy(live)
+        hashed["actions"][0]["hash"] = "0" * 64
+        refused(post(records, hashed), "schema_violation", "actions[0].hash")
 
 
 def test_what_is_not_json_or_not_a_record_is_told_so(records: Records) -> None:
