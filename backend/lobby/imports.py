@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import jsonschema
 from fastapi import APIRouter, Request
@@ -50,6 +50,10 @@ from .schemas import ErrorOut, OriginOut, ReplayFrame, SeatOut, Takeover
 
 MAX_RECORD_BYTES = 8 * 2**20
 MAX_RECORD_ACTIONS = 5_000
+# Checking a record replays it twice (the frames, then verify): a 1,500-action Dorn record takes
+# a few seconds of CPU.  A worker checks two at a time; more wait their turn, so uploads cannot
+# crowd out the live tables' own replays.
+CHECKS_AT_ONCE = 2
 # The server's copy of docs/record.schema.json (the image ships the package, not docs/);
 # tests/api/test_record_import.py checks that the two are the same file.
 SCHEMA_PATH = Path(__file__).with_name("record.schema.json")
@@ -152,9 +156,18 @@ async def replay_record(request: Request) -> dict[str, Any]:
         raise ApiError(422, "not_json", "Send the record as JSON (Content-Type: application/json).")
     body = await request.body()
     try:
-        return await asyncio.to_thread(replay_of_record, body)
+        async with _checking(request):
+            return await asyncio.to_thread(replay_of_record, body)
     except Refused as exc:
         raise ApiError(422, exc.code, exc.message) from None
+
+
+def _checking(request: Request) -> asyncio.Semaphore:
+    """The app's own semaphore (a semaphore belongs to one event loop, and so to one app)."""
+    state = request.app.state
+    if not hasattr(state, "record_checks"):
+        state.record_checks = asyncio.Semaphore(CHECKS_AT_ONCE)
+    return cast(asyncio.Semaphore, state.record_checks)
 
 
 def replay_of_record(body: bytes) -> dict[str, Any]:

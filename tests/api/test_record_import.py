@@ -11,7 +11,10 @@ from __future__ import annotations
 import copy
 import json
 import random
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -377,6 +380,29 @@ def test_a_fork_s_record_replays_from_the_step_it_was_forked_at(records: Records
     state = json.loads(record["origin_state"])
     tampered = _changed(record, origin_state=json.dumps(state, sort_keys=True, indent=1))
     refused(post(records, tampered), "fork_mismatch", "origin state")
+
+
+def test_a_worker_checks_two_records_at_a_time(records: Records, monkeypatch: pytest.MonkeyPatch) -> None:
+    """More uploads than CHECKS_AT_ONCE wait their turn (each check is seconds of CPU)."""
+    running, most, lock = 0, 0, threading.Lock()
+    real = imports.replay_of_record
+
+    def slow_check(body: bytes) -> dict[str, Any]:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.3)
+        with lock:
+            running -= 1
+        return real(body)
+
+    monkeypatch.setattr(imports, "replay_of_record", slow_check)
+    record = records.finished("dorasure")
+    with ThreadPoolExecutor(5) as pool:
+        replies = list(pool.map(lambda _: post(records, record), range(5)))
+    assert [r.status_code for r in replies] == [200] * 5
+    assert most == imports.CHECKS_AT_ONCE
 
 
 def test_every_refusal_is_listed_and_tested() -> None:
