@@ -245,6 +245,29 @@ class Sides(Protocol):
     def sides(self, options: Mapping[str, JSON]) -> dict[str, list[Seat]]: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SideWatching:
+    """How a table lets spectators watch from one side (issue 14.4): ``seats`` names every side
+    of the table with the seat whose view shows it, ``allowed`` the sides its options open to
+    watching (empty: none), ``rounds`` the delay in full rounds (at least 1)."""
+
+    seats: Mapping[str, Seat]
+    allowed: frozenset[str]
+    rounds: int
+
+
+@runtime_checkable
+class WatchSides(Protocol[S_in]):
+    """Optional: a game whose spectators may watch from a side, seeing that side's hidden cards,
+    whole rounds behind so that nothing they see can help a player (play/sidewatch.py).
+    ``side_watching(options)`` is asked when a table is loaded; ``round_of(state)`` after every
+    committed action: the round the game is in, never smaller than the one before."""
+
+    def side_watching(self, options: Mapping[str, JSON]) -> SideWatching: ...
+
+    def round_of(self, state: S_in) -> int: ...
+
+
 @runtime_checkable
 class Odds(Protocol):
     """Optional: a game that tells a seat the exact chance of each outcome that matters before

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from backend.engine.core import Action, Game, Outcome, SeatInfo, Transition
+from backend.engine.core import Action, Game, Outcome, SeatInfo, SideWatching, Transition
 
 from . import actions, determinise, fork, sim, view
 from .board import BOARD, load_json
@@ -77,6 +77,7 @@ class DornGame:
                     "default": default["allow_surrender"],
                 },
                 **self._variant_schema(default),
+                **self._watch_schema(default),
             },
             "required": ["heroes", "split"],
             "x-engine": {
@@ -109,6 +110,45 @@ class DornGame:
             "default": default["turn_clock"],
         }
         return out
+
+    @staticmethod
+    def _watch_schema(default: Mapping[str, Any]) -> dict[str, Any]:
+        """Watching from a side (issue 14.4; ``side_watching`` below)."""
+        low, high = setup.WATCH_ROUNDS
+        return {
+            "side_watching": {
+                "title": "Spectators may watch from a side",
+                "description": "Spectators may choose to watch with the heroes or with the Keeper, seeing "
+                "that side's hidden cards, but only whole rounds behind the table; the public view stays live.",
+                "enum": list(setup.SIDE_WATCHING),
+                "default": default["side_watching"],
+            },
+            "side_watch_rounds": {
+                "title": "Side watching: rounds behind",
+                "description": "How many full rounds (a Keeper turn and a hero turn) a side's spectators are behind.",
+                "type": "integer",
+                "enum": list(range(low, high + 1)),
+                "minimum": low,
+                "maximum": high,
+                "default": default["side_watch_rounds"],
+            },
+        }
+
+    def side_watching(self, options: Mapping[str, Any]) -> SideWatching:
+        """Spectators with the Keeper see his seat's view; with the heroes, the first hero seat's:
+        every item the heroes hold and that seat's Blessing (another hero seat's Blessing is hidden
+        from it too, content 4).  Ruling W1 of docs/rules/dorn.md."""
+        chosen = options.get("side_watching", "off")
+        allowed = {"both": {"heroes", KEEPER}, "off": set()}.get(chosen, {chosen})
+        return SideWatching(
+            seats={"heroes": setup.seat_names(options)[1], KEEPER: KEEPER},
+            allowed=frozenset(allowed),
+            rounds=int(options.get("side_watch_rounds", setup.WATCH_ROUNDS[0])),
+        )
+
+    def round_of(self, state: State) -> int:
+        """Round k is Keeper turn k and then hero turn k (RB Turn Structure; ruling W1)."""
+        return int(state["k"])
 
     def seats(self, options: Mapping[str, Any]) -> list[SeatInfo]:
         out = [SeatInfo(KEEPER, "Zorkal, the Dornkeeper")]

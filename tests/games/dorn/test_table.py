@@ -26,7 +26,11 @@ def test_options_schema_offers_heroes_split_surrender_and_the_variants():
     json.dumps(schema)
     props = schema["properties"]
     variants = set(VARIANT_ORDER) | {"turn_clock"}  # content 6, one flag each, and 6.5's clock
-    assert schema["type"] == "object" and set(props) == {"heroes", "split", "allow_surrender"} | variants
+    watching = {"side_watching", "side_watch_rounds"}  # issue 14.4 (play/sidewatch.py)
+    assert (
+        schema["type"] == "object"
+        and set(props) == {"heroes", "split", "allow_surrender"} | variants | watching
+    )
     assert all(props[v]["type"] == "boolean" and props[v]["default"] is False for v in VARIANT_ORDER)
     assert props["turn_clock"]["enum"] == [120, 180, 240, 300] and props["turn_clock"]["default"] == 180
     heroes = props["heroes"]

@@ -39,6 +39,27 @@ CLOCK: dict[str, Any] = VARIANTS[variants.REAL_DAY_NIGHT]
 # broke every welcome) and are what options_schema publishes.
 ENGINE_LIMITS: dict[str, int] = {"round_limit": 1000, "phase_action_limit": 1000, "take_back_limit": 100}
 
+# Watching from a side (issue 14.4; docs/rules/dorn.md "Watching from a side"): which sides
+# spectators may watch with, and how many full rounds behind.  The server's options, not the
+# rules': they are kept out of the state, so they change no state hash (tables and records
+# stored before them replay unchanged).
+SIDE_WATCHING = ("off", "heroes", "keeper", "both")
+WATCH_ROUNDS = (1, 3)
+WATCH_OPTIONS = ("side_watching", "side_watch_rounds")
+
+
+def _side_watching(options: Mapping[str, Any]) -> tuple[str, int]:
+    side = options.get("side_watching", "off")
+    if side not in SIDE_WATCHING:
+        raise InvalidOptions("bad_option", f"'side_watching' must be one of {', '.join(SIDE_WATCHING)}.")
+    rounds = options.get("side_watch_rounds", WATCH_ROUNDS[0])
+    low, high = WATCH_ROUNDS
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not low <= rounds <= high:
+        raise InvalidOptions(
+            "bad_option", f"'side_watch_rounds' must be a whole number from {low} to {high}."
+        )
+    return side, rounds
+
 
 def _limit(options: Mapping[str, Any], key: str) -> int | None:
     value = options.get(key)
@@ -81,7 +102,8 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     tie-break order.  The variants of content 6 are flags, in any combination; ``turn_clock`` is
     Real Day and Night's T (kept, and unused, when that variant is off).  With Random Group the
     heroes are drawn at setup (``initial_transition``): the chosen ones and the split only give
-    the number of hero seats (ruling V5)."""
+    the number of hero seats (ruling V5).  ``side_watching`` and ``side_watch_rounds`` are
+    the table's watching from a side (``WATCH_OPTIONS``)."""
     known = {
         "heroes",
         "split",
@@ -91,6 +113,7 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "allow_surrender",
         "hero_seats",
         "turn_clock",
+        *WATCH_OPTIONS,
         *VARIANT_ORDER,
     }
     unknown = sorted(set(options) - known)
@@ -132,6 +155,7 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     allow = options.get("allow_surrender", True)
     if not isinstance(allow, bool):
         raise InvalidOptions("bad_option", "'allow_surrender' must be true or false.")
+    side, rounds = _side_watching(options)
     return {
         "heroes": ordered,
         "split": [sorted(group, key=TIE_BREAK.index) for group in split],
@@ -141,6 +165,8 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "allow_surrender": allow,
         **flags,
         "turn_clock": _turn_clock(options),
+        "side_watching": side,
+        "side_watch_rounds": rounds,
     }
 
 
@@ -195,7 +221,8 @@ def initial_transition(seed: bytes, options: Mapping[str, Any]) -> Transition[St
     blessings: dict[str, str | None] = {seat: blessing_deck.pop(0) for seat in seats}
     state: State = {
         "rng": [seed.hex(), 0],
-        "options": copy_json(dict(options)),  # the caller keeps its own lists
+        # The caller keeps its own lists; the watching options are the server's (WATCH_OPTIONS).
+        "options": copy_json({k: v for k, v in options.items() if k not in WATCH_OPTIONS}),
         "k": 1,
         "phase": turns.BLOOD_STEP,
         "blood": 0,
