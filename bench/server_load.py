@@ -1,7 +1,7 @@
 """Server load: T tables × S seats (+ spectators) of random legal play over real WebSockets.
 
     python bench/server_load.py [--game dorasure|toy] [--tables 50] [--spectators 2]
-                                [--seconds 20] [--no-write]
+                                [--seconds 20] [--patches both|on|off] [--no-write]
 
 Starts ``python -m backend serve`` (SQLite file, durable commits) in a subprocess
 and drives every table from this process: one action in flight per table (a
@@ -12,6 +12,11 @@ same-sized message out to the table's connections) is driven the same way as
 the floor.  Prints actions/s, action → last-recipient latency p50/p99, server
 CPU µs per action (utime+stime of the server pid from /proc) and the ratio to
 the floor, and writes them into the "Server" section of bench/README.md.
+
+Bytes (issue 15.1): every connection says hello with ``patches: true``, as the browser does, and
+the run counts what each receives while measuring: the median update frame and the bytes per
+action per connection.  ``--patches both`` (default) runs the server twice in the same run, with
+view patches on and with ``DRAGONTABLE_VIEW_PATCHES=0`` (whole views, as before), beside the floor.
 
 ``--bots LEVEL`` (issue 12) plays every seat with a bot of that level instead, each one a
 ``BotClient`` (backend/botplay/client.py) speaking the public protocol like a browser: the
@@ -39,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import websockets  # noqa: E402
 
+from backend.play import patch  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
 
 try:
@@ -60,20 +66,30 @@ class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.actions = 0
+        self.measuring = False
+        # What the connections received while measuring: every update frame's size, all bytes.
+        self.update_sizes: list[int] = []
+        self.bytes = 0
 
     def summary(self, seconds: float) -> dict[str, Any]:
         lat = sorted(self.latencies)
         pick = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
+        sizes = sorted(self.update_sizes)
         return {
             "actions": self.actions,
             "actions_per_s": round(self.actions / seconds, 1),
             "p50_ms": round(pick(0.50), 2),
             "p99_ms": round(pick(0.99), 2),
+            "update_frame_median_bytes": sizes[len(sizes) // 2] if sizes else 0,
+            "update_frames": len(sizes),
+            "update_bytes": sum(sizes),
+            "all_bytes": self.bytes,
         }
 
 
 # The head of a fan-out frame: enough for a connection that needs only the seq.
 HEAD = re.compile(r'\{"type": ?"(update|bench)", ?"seq": ?(\d+)')
+UPDATE = ('{"type":"update"', '{"type": "update"')
 
 
 class Peer:
@@ -84,9 +100,11 @@ class Peer:
     floor connection) only the seq at the head of the frame.
     """
 
-    def __init__(self, ws: Any, *, seat: bool = False) -> None:
+    def __init__(self, ws: Any, *, seat: bool = False, stats: Stats | None = None) -> None:
         self.ws = ws
         self.seat = seat
+        self.stats = stats
+        self.doc: Any = None  # a seat's {"v": view, "l": legal, "t": to_act}: what patches apply to
         self.seq = 0
         self.legal: list[Any] = []
         self.to_act: list[str] = []
@@ -98,6 +116,11 @@ class Peer:
         try:
             async for text in self.ws:
                 now = time.perf_counter()
+                stats = self.stats
+                if stats is not None and stats.measuring:
+                    stats.bytes += len(text)
+                    if text.startswith(UPDATE):
+                        stats.update_sizes.append(len(text))
                 head = None if self.seat else HEAD.match(text)
                 if head is not None:
                     self.reached(int(head.group(2)), now)
@@ -105,7 +128,12 @@ class Peer:
                 msg = loads(text)
                 kind = msg.get("type")
                 if kind in ("welcome", "update") and "view" in msg:
+                    self.doc = {"v": msg["view"], "l": msg["legal"], "t": msg["to_act"]}
                     self.legal, self.to_act = msg["legal"], msg["to_act"]
+                    self.reached(msg["seq"], now)
+                elif kind == "update" and "patch" in msg:
+                    self.doc = patch.apply(msg["patch"], self.doc)
+                    self.legal, self.to_act = self.doc["l"], self.doc["t"]
                     self.reached(msg["seq"], now)
                 elif kind == "finished":
                     self.finished = True
@@ -206,12 +234,12 @@ async def drive_server(base: str, ws_base: str, game: str, options: dict[str, An
         watchers: list[Peer] = []
         for seat, token in tokens.items():
             ws = await websockets.connect(url, max_size=2**24)
-            await ws.send(json.dumps({"type": "hello", "seat_token": token}))
-            seats[seat] = Peer(ws, seat=True)
+            await ws.send(json.dumps({"type": "hello", "seat_token": token, "patches": True}))
+            seats[seat] = Peer(ws, seat=True, stats=stats)
         for _ in range(spectators):
             ws = await websockets.connect(url, max_size=2**24)
-            await ws.send(json.dumps({"type": "hello", "seat_token": None}))
-            watchers.append(Peer(ws))
+            await ws.send(json.dumps({"type": "hello", "seat_token": None, "patches": True}))
+            watchers.append(Peer(ws, stats=stats))
         everyone = [*seats.values(), *watchers]
         await asyncio.gather(*(p.arrival(0) for p in everyone))
         if first:
@@ -291,7 +319,7 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
 
 
 async def timed(
-    coros: list[Any], warmup: float, seconds: float, pid: int, phase: Phase
+    coros: list[Any], warmup: float, seconds: float, pid: int, phase: Phase, stats: Stats
 ) -> tuple[float, float]:
     """Measure ``seconds`` of steady play: the clock starts ``warmup`` seconds after every
     table is playing, so the first setup of all tables at once is not counted (the
@@ -304,10 +332,10 @@ async def timed(
             await done[0]  # a driver failed: say why
         await asyncio.sleep(0.05)
     await asyncio.sleep(warmup)
-    phase.measuring = True
+    phase.measuring = stats.measuring = True
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
     await asyncio.sleep(seconds)
-    phase.measuring = False
+    phase.measuring = stats.measuring = False
     cpu1, t1 = cpu_seconds(pid), time.perf_counter()
     phase.stop = True
     await asyncio.gather(*tasks)
@@ -323,13 +351,18 @@ def game_options(game: str, seats: int, seed: int) -> dict[str, Any]:
     return get_game(game).sim_options(Rng(seed_from_int(seed)), seats, {})
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+def label(patches: bool) -> str:
+    return "patches on" if patches else "patches off"
+
+
+async def run_server(args: argparse.Namespace, tmp: Path, patches: bool, interval: float) -> dict[str, Any]:
+    """One server (view patches on or off) driven for the measured window; the same seed
+    each time, so both runs play the same games."""
     rnd = random.Random(args.seed)
-    tmp = Path(tempfile.mkdtemp(prefix="dt-bench-"))
-    server = ServerProcess(f"sqlite:///{tmp / 'bench.db'}", env={"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600"}, log_path=tmp / "server.log").start()  # fmt: skip
+    name = label(patches).replace(" ", "-")
+    env = {"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600", "DRAGONTABLE_VIEW_PATCHES": "1" if patches else "0"}
+    server = ServerProcess(f"sqlite:///{tmp / f'{name}.db'}", env=env, log_path=tmp / f"{name}.log").start()
     stats = Stats()
-    interval = args.tables / args.rate if args.rate else 0.0
-    load_before = os.getloadavg()[0]
     phase = Phase(interval)
     try:
         options = game_options(args.game, args.seats, args.seed)
@@ -343,20 +376,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                              args.spectators, phase, stats, random.Random(rnd.random()))
                 for _ in range(args.tables)
             ]  # fmt: skip
-        elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, phase)
+        elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, phase, stats)
     finally:
         server.stop()
     real = stats.summary(elapsed)
     real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
+    connections = args.seats + args.spectators
+    per = max(1, stats.actions) * connections
+    real["update_bytes_per_action_per_connection"] = round(real.pop("update_bytes") / per, 1)
+    real["bytes_per_action_per_connection"] = round(real.pop("all_bytes") / per, 1)
+    return real
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="dt-bench-"))
+    interval = args.tables / args.rate if args.rate else 0.0
+    load_before = os.getloadavg()[0]
     if args.bots:
+        real = await run_server(args, tmp, True, interval)
         for key in ("p50_ms", "p99_ms"):  # the bots time nothing: they decide when they see fit
             real.pop(key)
         return {"game": args.game, "tables": args.tables, "seats": args.seats, "bots": args.bots,
                 "seconds": args.seconds, "server": real, "cores": os.cpu_count(),
                 "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}  # fmt: skip
+    modes = {"both": [True, False], "on": [True], "off": [False]}[args.patches]
+    servers = {label(p): await run_server(args, tmp, p, interval) for p in modes}
 
     # The floor: same tables, connections and frame size, no rules and no database.
-    size = args.frame_bytes or sample_frame_size(tmp / "bench.db")
+    size = args.frame_bytes or sample_frame_size(tmp / f"{label(modes[0]).replace(' ', '-')}.db")
     port = free_port()
     floor = subprocess.Popen([sys.executable, "-c", FLOOR_SERVER, str(port)], stdout=subprocess.PIPE)
     assert floor.stdout is not None and floor.stdout.readline().strip() == b"ready"
@@ -367,27 +414,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             drive_floor(f"ws://127.0.0.1:{port}", g, args.seats, args.spectators, size, fphase, fstats)
             for g in range(args.tables)
         ]
-        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, floor.pid, fphase)
+        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, floor.pid, fphase, fstats)
     finally:
         floor.terminate()
         floor.wait()
     floor_summary = fstats.summary(felapsed)
     floor_summary["cpu_us_per_action"] = round(fcpu * 1e6 / max(1, fstats.actions), 1)
-    return {
+    for real in servers.values():
+        real["throughput_ratio"] = round(real["actions_per_s"] / floor_summary["actions_per_s"], 3)
+        real["cpu_ratio"] = round(real["cpu_us_per_action"] / max(0.1, floor_summary["cpu_us_per_action"]), 2)
+    result = {
         "game": args.game,
         "tables": args.tables,
         "seats": args.seats,
         "spectators": args.spectators,
         "seconds": args.seconds,
         "frame_bytes": size,
-        "server": real,
+        "servers": servers,
         "floor": floor_summary,
-        "throughput_ratio": round(real["actions_per_s"] / floor_summary["actions_per_s"], 3),
-        "cpu_ratio": round(real["cpu_us_per_action"] / max(0.1, floor_summary["cpu_us_per_action"]), 2),
         "cores": os.cpu_count(),
         "mode": f"paced at {args.rate:g} actions/s" if args.rate else "closed loop",
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+    if len(servers) == 2:
+        on, off = servers["patches on"], servers["patches off"]
+        result["update_frame_ratio"] = round(
+            on["update_frame_median_bytes"] / max(1, off["update_frame_median_bytes"]), 3
+        )
+    return result
 
 
 def sample_frame_size(db: Path) -> int:
@@ -401,19 +455,28 @@ def sample_frame_size(db: Path) -> int:
 
 def write_readme(result: dict[str, Any]) -> None:
     """Replaces the generated "last run" block of the Server section (the notes around it stay)."""
-    s, f = result["server"], result["floor"]
+    f = result["floor"]
+    rows = "".join(
+        f"| Dragontable, {name} | {s['actions_per_s']} | {s['p50_ms']} | {s['p99_ms']} | {s['cpu_us_per_action']} "
+        f"| {s['cpu_ratio']} | {s['update_frame_median_bytes']} | {s['update_bytes_per_action_per_connection']} "
+        f"| {s['bytes_per_action_per_connection']} |\n"
+        for name, s in result["servers"].items()
+    )
+    ratio = result.get("update_frame_ratio")
     body = (
         f"{BEGIN}\n"
         f"Last run of `python bench/server_load.py` ({result['mode']}): {result['game']}, "
         f"{result['tables']} tables × {result['seats']} seats + {result['spectators']} spectators, "
-        f"{result['seconds']} s measured, {result['cores']} cores shared with the load generator, "
+        f"{result['seconds']} s measured per server, {result['cores']} cores shared with the load generator, "
         f"load average {result['load_average'][0]} → {result['load_average'][1]}.\n\n"
-        "| | actions/s | p50 ms | p99 ms | server CPU µs/action | frame bytes |\n"
-        "|---|---|---|---|---|---|\n"
-        f"| Dragontable | {s['actions_per_s']} | {s['p50_ms']} | {s['p99_ms']} | {s['cpu_us_per_action']} | {result['frame_bytes']} |\n"
-        f"| floor | {f['actions_per_s']} | {f['p50_ms']} | {f['p99_ms']} | {f['cpu_us_per_action']} | {result['frame_bytes']} |\n\n"
-        f"Throughput ratio to the floor: {result['throughput_ratio']}; CPU ratio: {result['cpu_ratio']}.\n"
-        f"{END}\n"
+        "| | actions/s | p50 ms | p99 ms | server CPU µs/action | CPU ratio to floor | median update frame B "
+        "| update B/action/connection | all B/action/connection |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
+        f"{rows}"
+        f"| floor | {f['actions_per_s']} | {f['p50_ms']} | {f['p99_ms']} | {f['cpu_us_per_action']} | 1 "
+        f"| {result['frame_bytes']} | {result['frame_bytes']} | |\n\n"
+        + (f"Median update frame with patches / without: {ratio}.\n" if ratio is not None else "")
+        + f"{END}\n"
     )  # fmt: skip
     text = README.read_text() if README.exists() else "# Benchmarks\n\n"
     if BEGIN in text:
@@ -442,6 +505,8 @@ def main() -> int:
     )
     p.add_argument("--bots", choices=("random", "steady", "strong"), default=None,
                    help="every seat a bot of this level over the public protocol (prints only)")  # fmt: skip
+    p.add_argument("--patches", choices=("both", "on", "off"), default="both",
+                   help="view patches on, off (DRAGONTABLE_VIEW_PATCHES=0) or both, one server after the other")  # fmt: skip
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
     result = asyncio.run(run(args))

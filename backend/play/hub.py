@@ -41,8 +41,9 @@ class Connection:
         # The bot runner's connection, proved with a stand-in token (play/botauth.py).
         self.stand_in = False
         # Whether it takes view patches (hello's ``patches``, the server's ``view_patches``), and
-        # the last ``{"view", "legal"}`` it was sent, which the next patch is made against: the
-        # very dict built for it (a reference, shared by the connections of its seat; no copy).
+        # the last ``{"v": view, "l": legal, "t": to_act}`` it was sent, which the next patch is
+        # made against: the very dict built for it (a reference, shared by the connections of
+        # its seat; no copy).
         self.patches = False
         self.sent: dict[str, Any] | None = None
         # A deque and one wake-up future: cheaper per frame than an asyncio.Queue.

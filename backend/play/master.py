@@ -49,7 +49,8 @@ from backend.store.repository import (
 )
 from backend.store.writer import CommitWriter
 
-from . import chat, patch, protocol
+from . import chat, protocol
+from .audience import Audience
 from .botauth import stand_in_seat
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
@@ -236,7 +237,7 @@ class TableRuntime:
         """Send ``conn`` its welcome; one that takes patches keeps what it was sent to patch from."""
         message = self.welcome(conn.seat, missed)
         if conn.patches:
-            conn.sent = {"view": message["view"], "legal": message["legal"]}
+            conn.sent = {"v": message["view"], "l": message["legal"], "t": message["to_act"]}
         conn.send(message)
 
     async def resync(self, conn: Connection, last_seq: int | None) -> None:
@@ -616,42 +617,22 @@ class TableRuntime:
 
     def _fan_out(self, applied: Applied) -> None:
         """Each audience's view and legal actions are built once, each distinct frame is encoded
-        once and the same text goes to every connection it fits (all spectators share one).  A
-        connection that takes patches is sent what changed since the ``{"view", "legal"}`` it was
-        last sent (play/patch.py) when that frame is the shorter: a diff between two views of its
-        own seat, never across seats."""
+        once and the same text goes to every connection it fits (all spectators share one); a
+        connection that takes patches is sent what changed since what it was last sent, when
+        that is shorter (play/audience.py)."""
         deadline = self._deadline()
         to_act = sorted(self.to_act)
         public = all(e.to is None for e in applied.events)
         shared_events = [e.as_dict() for e in applied.events] if public else None
-        docs: dict[str | None, tuple[dict[str, Any], list[dict[str, Any]], str]] = {}
-        # (seat, id of the doc patched from) -> that doc (held, so the id stays its) and the frame.
-        patched: dict[tuple[str | None, int], tuple[dict[str, Any], str]] = {}
+        audiences: dict[str | None, Audience] = {}
         for conn in list(self.connections):
             seat = conn.seat
-            built = docs.get(seat)
-            if built is None:
+            audience = audiences.get(seat)
+            if audience is None:
                 events = self._events_for(applied.events, seat) if shared_events is None else shared_events
-                view, legal = self._view(seat), self._legal(seat)
-                text = protocol.dumps(
-                    protocol.update(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                    view, legal, to_act, deadline)
-                )  # fmt: skip
-                built = docs[seat] = ({"view": view, "legal": legal}, events, text)
-            doc, events, text = built
-            base = conn.sent if conn.patches else None
-            if base is not None:
-                hit = patched.get((seat, id(base)))
-                if hit is None or hit[0] is not base:
-                    frame = protocol.dumps(
-                        protocol.patched_update(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                                patch.diff(base, doc), patch.view_hash(doc), to_act, deadline)
-                    )  # fmt: skip
-                    hit = patched[(seat, id(base))] = (base, frame if len(frame) < len(text) else text)
-                text = hit[1]
-            if conn.patches:
-                conn.sent = doc
-            conn.send_text(text)
+                audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
+                                                      self._view(seat), self._legal(seat), to_act, deadline)  # fmt: skip
+            conn.send_text(audience.frame_for(conn))
 
     async def catch_up(self) -> None:
         """Read what other workers committed that this replica has not heard of."""

@@ -1,29 +1,40 @@
 """View patches: what changed in a connection's view since the last one it was sent.
 
-A patch is a list of RFC 6902 operations restricted to three (``add``, ``remove``,
-``replace``), each with an RFC 6901 JSON Pointer ``path`` (``~`` written ``~0``, ``/``
-written ``~1``).  ``diff(a, b)`` walks both values at once:
+A patch is a list of operations in a compact form of RFC 6902 (JSON Patch), each a JSON
+array whose first item is an RFC 6901 JSON Pointer (``~`` written ``~0``, ``/`` written
+``~1``):
+
+* ``[path, value]`` sets the member or element at ``path`` to ``value``: RFC 6902's
+  ``replace`` where one is there, its ``add`` where not (an object's new key, or an array's
+  next index: one past its end, so an element is only ever appended, never inserted);
+* ``[path]`` removes it (``remove``).
+
+Two or three fields of ``{"op": ..., "path": ..., "value": ...}`` per operation were half
+of a small patch; this form says the same in fewer bytes.  ``diff(a, b)`` walks both
+values at once:
 
 * equal values give nothing (``_same``: compared in C, as JSON);
-* two objects: a ``remove`` for each key only ``a`` has, an ``add`` for each key only ``b``
-  has, and the diff of each key both have;
-* two arrays, by index: the common prefix element by element, then an ``add`` per new
-  element at the end or a ``remove`` per dropped one, last first (so every index is valid
-  when its operation is applied);
-* anything else (a type changed, a scalar changed): ``replace`` with the new value.
+* two objects: a removal for each key only ``a`` has, a set for each key only ``b`` has,
+  and the diff of each key both have;
+* two arrays, by index: the common prefix element by element, then a set per new element
+  at the end or a removal per dropped one, last first (so every index is valid when its
+  operation is applied);
+* anything else (a type changed, a scalar changed): a set of the new value.
 
-An object or array whose operations would encode longer than replacing it whole is
-replaced whole, so a patch is never much longer than the value it describes, and the
-walk stays linear in the size of the views.  ``apply(diff(a, b), a) == b`` exactly (the
-property tests, tests/play/test_patches.py).  Every value a patch carries is a part of
-``b``; every path a key of ``a`` or ``b``: a patch between two views of one seat holds
-nothing that seat's views do not.
+An object or array whose operations (more than half as many as it has members) would
+encode longer than setting it whole is set whole, so a patch is never longer than the value
+it describes by more than a path per operation, and the walk stays linear in the size of
+the views.  ``apply(diff(a, b), a) == b`` exactly (the property tests,
+tests/play/test_patches.py).  Every value a patch carries is a part of ``b``; every path a
+key of ``a`` or ``b``: a patch between two views of one seat holds nothing that seat's
+views do not.
 
 ``view_hash`` is the check the client makes after applying one: the first 12 hex digits
-of SHA-256 over the canonical JSON of the view (keys sorted by code point, no spaces,
-UTF-8, as ``JSON.stringify`` writes strings and integers; frontend/js/viewpatch.js
-computes the same).  Views hold strings, integers, booleans, null, arrays and objects:
-a float would be spelt differently by the two sides and cost a resync, never a wrong view.
+of SHA-256 over the canonical JSON of what it patched (keys sorted by code point, no
+spaces, UTF-8, as ``JSON.stringify`` writes strings and numbers: ``canonical``;
+frontend/js/viewpatch.js computes the same).  A value the two sides would still spell
+differently (a float of 1e16 or more, a key outside the Basic Multilingual Plane, which
+JavaScript sorts by UTF-16) costs a resync, never a wrong view.
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from typing import Any
 
 import orjson
 
-Op = dict[str, Any]
+Op = list[Any]  # [path, value] (set) or [path] (remove)
 HASH_CHARS = 12
 
 
@@ -56,7 +67,12 @@ def canonical(value: Any) -> bytes:
 
 def view_hash(value: Any) -> str:
     """The short hash of a view both ends compute."""
-    return hashlib.sha256(canonical(value)).hexdigest()[:HASH_CHARS]
+    return hash_of(canonical(value))
+
+
+def hash_of(text: bytes) -> str:
+    """``view_hash`` of the value whose ``canonical`` text is ``text``."""
+    return hashlib.sha256(text).hexdigest()[:HASH_CHARS]
 
 
 def encoded_size(value: Any) -> int:
@@ -100,13 +116,13 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
     if type(a) is dict and type(b) is dict:
         for key in a:
             if key not in b:
-                ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+                ops.append([f"{path}/{_escape(key)}"])
         for key, vb in b.items():
             va = a.get(key, _MISSING)
             if va is vb:
                 continue
             if va is _MISSING:
-                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": vb})
+                ops.append([f"{path}/{_escape(key)}", vb])
             # _same(va, vb) inlined: this line runs for every key of every changed object.
             elif va != vb or type(va) is not type(vb) or (type(va) in _CONTAINERS and dumps(va) != dumps(vb)):
                 _diff(va, vb, f"{path}/{_escape(key)}", ops)
@@ -116,16 +132,19 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
             if not _same(a[i], b[i]):
                 _diff(a[i], b[i], f"{path}/{i}", ops)
         for i in range(common, len(b)):
-            ops.append({"op": "add", "path": f"{path}/{i}", "value": b[i]})
+            ops.append([f"{path}/{i}", b[i]])
         for i in range(len(a) - 1, common - 1, -1):
-            ops.append({"op": "remove", "path": f"{path}/{i}"})
+            ops.append([f"{path}/{i}"])
     else:
-        ops.append({"op": "replace", "path": path, "value": b})
+        ops.append([path, b])
         return
-    if len(ops) - start > 1:
-        # Several operations under one container: keep them only if they are shorter.
-        whole = {"op": "replace", "path": path, "value": b}
-        if encoded_size(ops[start:]) >= encoded_size(whole):
+    n = len(ops) - start
+    if n > 1 and 2 * n > len(b):
+        # Operations for more than half its members: keep them only if they are shorter than
+        # the container whole.  (Fewer cannot be much longer, and a view's own dozens of keys
+        # are not encoded for the two or three of them an action changes.)
+        whole = [path, b]
+        if encoded_size(ops[start:]) >= encoded_size([whole]):
             del ops[start:]
             ops.append(whole)
 
@@ -143,47 +162,45 @@ def apply(ops: list[Op], doc: Any) -> Any:
 
 
 def _apply_one(op: Op, doc: Any) -> Any:
-    kind, path = op.get("op"), op.get("path")
-    if kind not in ("add", "remove", "replace") or not isinstance(path, str):
-        raise PatchError(f"unsupported operation {op!r}")
+    if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str):
+        raise PatchError(f"not an operation: {op!r:.80}")
+    path, remove = op[0], len(op) == 1
     if path == "":
-        if kind == "remove":
+        if remove:
             raise PatchError("cannot remove the whole document")
-        return op["value"]
+        return op[1]
     if not path.startswith("/"):
         raise PatchError(f"bad pointer {path!r}")
     tokens = [_unescape(t) for t in path[1:].split("/")]
-    return _set(doc, tokens, kind, op.get("value"))
+    return _set(doc, tokens, remove, None if remove else op[1])
 
 
-def _set(node: Any, tokens: list[str], kind: str, value: Any) -> Any:
+def _set(node: Any, tokens: list[str], remove: bool, value: Any) -> Any:
     token, rest = tokens[0], tokens[1:]
     if isinstance(node, dict):
         out = dict(node)
         if rest:
             if token not in out:
                 raise PatchError(f"no key {token!r}")
-            out[token] = _set(out[token], rest, kind, value)
-        elif kind == "remove":
+            out[token] = _set(out[token], rest, remove, value)
+        elif remove:
             if out.pop(token, _MISSING) is _MISSING:
                 raise PatchError(f"no key {token!r} to remove")
-        elif kind == "replace" and token not in out:
-            raise PatchError(f"no key {token!r} to replace")
         else:
             out[token] = value
         return out
     if isinstance(node, list):
         items = list(node)
-        i = len(items) if token == "-" and kind == "add" and not rest else _index(token)
-        limit = len(items) + (1 if kind == "add" and not rest else 0)
-        if not 0 <= i < limit:
+        i = _index(token)
+        appending = not rest and not remove and i == len(items)
+        if not (0 <= i < len(items) or appending):
             raise PatchError(f"index {token} out of range")
         if rest:
-            items[i] = _set(items[i], rest, kind, value)
-        elif kind == "add":
-            items.insert(i, value)
-        elif kind == "remove":
+            items[i] = _set(items[i], rest, remove, value)
+        elif remove:
             del items[i]
+        elif appending:
+            items.append(value)
         else:
             items[i] = value
         return items

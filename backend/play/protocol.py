@@ -176,15 +176,17 @@ def patched_update(
     by: str,
     action_id: str,
     auto: bool,
-    patch: list[dict[str, Any]],
+    patch: list[list[Any]],
     view_hash: str,
-    to_act: list[str],
     deadline: float | None,
 ) -> dict[str, Any]:
-    """An update for a client that takes patches: ``patch`` turns its last ``{"view", "legal"}``
-    into this one's, whose ``view_hash`` (play/patch.py) it checks."""
-    return {**missed_update(seq, events, by, action_id, auto),
-            "patch": patch, "view_hash": view_hash, "to_act": to_act, "deadline": deadline}  # fmt: skip
+    """An update for a client that takes patches: ``patch`` (play/patch.py) turns the
+    ``{"v": view, "l": legal, "t": to_act}`` it was last sent into this update's, whose
+    ``view_hash`` it checks.  ``auto`` is there only when true (it is part of every frame)."""
+    message = {"type": "update", "seq": seq, "events": events, "by": by, "action_id": action_id}
+    if auto:
+        message["auto"] = True
+    return {**message, "patch": patch, "view_hash": view_hash, "deadline": deadline}
 
 
 def history(entries: list[dict[str, Any]], complete: bool) -> dict[str, Any]:

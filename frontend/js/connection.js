@@ -1,7 +1,7 @@
 // One WebSocket to /ws/tables/{id} for one seat (or a spectator), per docs/protocol.md.
 // It reconnects with exponential backoff and resyncs from the last seq it saw. It takes view
-// patches (viewpatch.js): an update may carry what changed in {view, legal}, which is applied
-// here and checked against the update's view_hash, so listeners always get whole views; a
+// patches (viewpatch.js): an update may carry what changed in its view, legal and to_act, which
+// is applied here and checked against the update's view_hash, so listeners get them whole; a
 // patch that does not fit, or a missing update, asks the server for a whole view ("resync").
 // Listeners get "state", "welcome", "update", "ack", "rejected", "chat",
 // "presence", "finished", "history" and "error" events (CustomEvent, message in .detail).
@@ -45,7 +45,7 @@ export class TableConnection extends EventTarget {
     this.retryTimer = null;
     this.pingTimer = null;
     this.nextRetryAt = null;
-    this.doc = null; // {view, legal} as last received: what the next patch applies to
+    this.doc = null; // {v: view, l: legal, t: to_act} as last received: what a patch applies to
     this.resyncing = false;
     this.resyncTimer = null;
     this.resyncs = 0; // how many times a patch did not fit or an update was missing
@@ -149,7 +149,7 @@ export class TableConnection extends EventTarget {
         this.attempt = 0;
         this.resyncing = false;
         clearTimeout(this.resyncTimer);
-        this.doc = { view: msg.view, legal: msg.legal || [] };
+        this.doc = { v: msg.view, l: msg.legal || [], t: msg.to_act || [] };
         this.seat = msg.seat ?? this.seat;
         const missed = Array.isArray(msg.missed) ? msg.missed : [];
         const resynced = this.lastSeq !== null && missed.length === 0 && msg.seq > this.lastSeq;
@@ -186,9 +186,9 @@ export class TableConnection extends EventTarget {
             return;
           }
           this.doc = doc;
-          msg = { ...msg, view: doc.view, legal: doc.legal };
+          msg = { ...msg, auto: msg.auto === true, view: doc.v, legal: doc.l, to_act: doc.t };
         } else if (msg.view !== undefined) {
-          this.doc = { view: msg.view, legal: msg.legal || [] };
+          this.doc = { v: msg.view, l: msg.legal || [], t: msg.to_act || [] };
         }
         this.lastSeq = msg.seq;
         this._emit("update", msg);

@@ -1,9 +1,11 @@
 // View patches (docs/protocol.md, "View patches"; the server side is backend/play/patch.py).
-// An update may carry `patch`, RFC 6902 operations (add, remove, replace; RFC 6901 pointers)
-// that turn the {view, legal} last received into this update's, and `view_hash`, the first
-// 12 hex digits of SHA-256 over the canonical JSON of the result: keys sorted, no spaces,
-// UTF-8, strings and numbers as JSON.stringify writes them. The server spells the same text
-// (integral floats without ".0"); a value it spells otherwise costs a resync, never a wrong view.
+// An update may carry `patch`, operations in a compact form of RFC 6902 that turn the
+// {v: view, l: legal, t: to_act} last received into this update's: [pointer, value] sets
+// (replaces, adds a key, or appends at one past an array's end), [pointer] removes; RFC 6901
+// pointers. `view_hash` is the first 12 hex digits of SHA-256 over the canonical JSON of the
+// result: keys sorted, no spaces, UTF-8, strings and numbers as JSON.stringify writes them.
+// The server spells the same text (integral floats without ".0"); a value it spells otherwise
+// costs a resync, never a wrong view.
 
 export class PatchError extends Error {}
 
@@ -16,18 +18,17 @@ function arrayIndex(token) {
   return Number(token);
 }
 
-function setIn(node, tokens, at, op) {
+function setIn(node, tokens, at, remove, value) {
   const token = tokens[at];
   const last = at === tokens.length - 1;
   if (Array.isArray(node)) {
     const items = node.slice();
-    const i = token === "-" && op.op === "add" && last ? items.length : arrayIndex(token);
-    const limit = items.length + (op.op === "add" && last ? 1 : 0);
-    if (i >= limit) throw new PatchError(`index ${token} out of range`);
-    if (!last) items[i] = setIn(items[i], tokens, at + 1, op);
-    else if (op.op === "add") items.splice(i, 0, op.value);
-    else if (op.op === "remove") items.splice(i, 1);
-    else items[i] = op.value;
+    const i = arrayIndex(token);
+    const appending = last && !remove && i === items.length;
+    if (i >= items.length && !appending) throw new PatchError(`index ${token} out of range`);
+    if (!last) items[i] = setIn(items[i], tokens, at + 1, remove, value);
+    else if (remove) items.splice(i, 1);
+    else items[i] = value;
     return items;
   }
   if (node !== null && typeof node === "object") {
@@ -35,14 +36,12 @@ function setIn(node, tokens, at, op) {
     const has = Object.prototype.hasOwnProperty.call(out, token);
     if (!last) {
       if (!has) throw new PatchError(`no key ${token}`);
-      out[token] = setIn(out[token], tokens, at + 1, op);
-    } else if (op.op === "remove") {
+      out[token] = setIn(out[token], tokens, at + 1, remove, value);
+    } else if (remove) {
       if (!has) throw new PatchError(`no key ${token} to remove`);
       delete out[token];
-    } else if (op.op === "replace" && !has) {
-      throw new PatchError(`no key ${token} to replace`);
     } else {
-      out[token] = op.value;
+      out[token] = value;
     }
     return out;
   }
@@ -54,16 +53,18 @@ function setIn(node, tokens, at, op) {
 export function applyPatch(doc, ops) {
   if (!Array.isArray(ops)) throw new PatchError("a patch is a list of operations");
   for (const op of ops) {
-    if (!op || !["add", "remove", "replace"].includes(op.op) || typeof op.path !== "string") {
-      throw new PatchError("unsupported operation");
+    if (!Array.isArray(op) || (op.length !== 1 && op.length !== 2) || typeof op[0] !== "string") {
+      throw new PatchError("not an operation");
     }
-    if (op.path === "") {
-      if (op.op === "remove") throw new PatchError("cannot remove the whole document");
-      doc = op.value;
-    } else if (!op.path.startsWith("/")) {
-      throw new PatchError(`bad pointer ${op.path}`);
+    const [path, value] = op;
+    const remove = op.length === 1;
+    if (path === "") {
+      if (remove) throw new PatchError("cannot remove the whole document");
+      doc = value;
+    } else if (!path.startsWith("/")) {
+      throw new PatchError(`bad pointer ${path}`);
     } else {
-      doc = setIn(doc, op.path.slice(1).split("/").map(unescapeToken), 0, op);
+      doc = setIn(doc, path.slice(1).split("/").map(unescapeToken), 0, remove, value);
     }
   }
   return doc;

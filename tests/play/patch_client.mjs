@@ -1,6 +1,7 @@
 // node --test entry for tests/play/test_patches.py: the browser client's view patches.
 // PATCH_CASES names a JSON file written by pytest: {"pairs": [{base, patch, hash, doc}],
-// "stream": {welcome, updates: [...]}} from real games, each hash computed by backend/play/patch.py.
+// "stream": {welcome, updates: [{frame, doc}]}} from real games (a doc is {v: view, l: legal,
+// t: to_act}), each hash computed by backend/play/patch.py.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -20,11 +21,16 @@ test("every patch applies to its base, leaves the base as it was, and hashes as 
 });
 
 test("a patch that does not fit is refused", () => {
-  assert.throws(() => applyPatch({ a: 1 }, [{ op: "replace", path: "/b", value: 2 }]));
-  assert.throws(() => applyPatch({ a: [] }, [{ op: "remove", path: "/a/0" }]));
-  assert.throws(() => applyPatch({ a: [1] }, [{ op: "replace", path: "/a/01", value: 2 }]));
-  assert.throws(() => applyPatch({ a: 1 }, [{ op: "move", from: "/a", path: "/b" }]));
-  assert.deepEqual(applyPatch({ "a/b": { "~": 1 } }, [{ op: "replace", path: "/a~1b/~0", value: 2 }]), { "a/b": { "~": 2 } });
+  assert.throws(() => applyPatch({ a: 1 }, [["/b/c", 2]]));
+  assert.throws(() => applyPatch({ a: [] }, [["/a/0"]]));
+  assert.throws(() => applyPatch({ a: [1] }, [["/a/01", 2]]));
+  assert.throws(() => applyPatch({ a: [1] }, [["/a/2", 2]]));
+  assert.throws(() => applyPatch({ a: 1 }, [["/a", 1, 2]]));
+  assert.throws(() => applyPatch({ a: 1 }, [{ op: "replace", path: "/a", value: 2 }]));
+  assert.throws(() => applyPatch({ a: 1 }, [[""]]));
+  const doc = { "a/b": { "~": 1 }, c: [1] };
+  assert.deepEqual(applyPatch(doc, [["/a~1b/~0", 2], ["/c/1", 3]]), { "a/b": { "~": 2 }, c: [1, 3] });
+  assert.deepEqual(doc, { "a/b": { "~": 1 }, c: [1] });
 });
 
 // A stand-in for the browser's WebSocket: frames in by hand, frames out recorded.
@@ -70,8 +76,9 @@ test("the client applies each patch, checks its hash and hands listeners whole v
   assert.equal(conn.resyncs, 0);
   assert.equal(views.length, updates.length);
   updates.forEach((update, i) => {
-    assert.equal(canonicalJson(views[i].view), canonicalJson(update.doc.view));
-    assert.equal(canonicalJson(views[i].legal), canonicalJson(update.doc.legal));
+    assert.equal(canonicalJson(views[i].view), canonicalJson(update.doc.v));
+    assert.equal(canonicalJson(views[i].legal), canonicalJson(update.doc.l));
+    assert.equal(canonicalJson(views[i].to_act), canonicalJson(update.doc.t));
   });
   assert.ok(updates.some((u) => u.frame.patch !== undefined), "the stream holds patches");
   conn.close();
@@ -83,7 +90,7 @@ test("a corrupted view is caught by the hash and resynced; updates wait for the 
   const k = updates.findIndex((u) => u.frame.patch !== undefined && u.frame.patch.length > 0);
   ws.receive(welcome);
   for (const update of updates.slice(0, k)) ws.receive(update.frame);
-  conn.doc = { ...conn.doc, view: { ...conn.doc.view, corrupted: true } };
+  conn.doc = { ...conn.doc, v: { ...conn.doc.v, corrupted: true } };
   ws.receive(updates[k].frame);
   assert.equal(conn.resyncs, 1);
   assert.deepEqual(ws.sent.at(-1), { type: "resync", last_seq: updates[k].frame.seq - 1 });
@@ -92,7 +99,7 @@ test("a corrupted view is caught by the hash and resynced; updates wait for the 
   assert.equal(views.length, k, "nor any update before the welcome");
   // The server's answer: a welcome at the current seq with a whole view.
   const upto = updates[Math.min(k + 1, updates.length - 1)];
-  ws.receive({ ...welcome, seq: upto.frame.seq, view: upto.doc.view, legal: upto.doc.legal, missed: [] });
+  ws.receive({ ...welcome, seq: upto.frame.seq, view: upto.doc.v, legal: upto.doc.l, to_act: upto.doc.t, missed: [] });
   assert.equal(canonicalJson(conn.doc), canonicalJson(upto.doc));
   for (const update of updates.slice(k + 2)) ws.receive(update.frame);
   assert.equal(conn.resyncs, 1, "the patches after the welcome fit again");

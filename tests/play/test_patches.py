@@ -42,6 +42,11 @@ GIVE_UP = {"surrender", "propose_surrender"}
 HERE = Path(__file__).parent
 
 
+def as_doc(msg: dict[str, Any]) -> dict[str, Any]:
+    """What a patch applies to, from a welcome or a whole update."""
+    return {"v": msg["view"], "l": msg["legal"], "t": msg["to_act"]}
+
+
 def same(a: Any, b: Any) -> bool:
     """Equal as JSON (Python's == takes 1 for true and 1.0)."""
     return patch.canonical(a) == patch.canonical(b)
@@ -96,23 +101,32 @@ def test_apply_of_diff_on_nearby_values(a: Any, seed: int) -> None:
     b = mutated(a, random.Random(seed))
     ops = patch.diff(a, b)
     assert same(patch.apply(ops, a), b)
-    # Never much longer than replacing the whole value.
-    assert patch.encoded_size(ops) <= patch.encoded_size([{"op": "replace", "path": "", "value": b}])
+    # Never much longer than setting the whole value: by a path at most.
+    assert patch.encoded_size(ops) <= patch.encoded_size([["", b]]) + max(
+        (len(op[0]) for op in ops), default=0
+    )
 
 
 def test_a_patch_that_does_not_fit_is_refused() -> None:
     for ops, doc in [
-        ([{"op": "replace", "path": "/b", "value": 2}], {"a": 1}),
-        ([{"op": "remove", "path": "/a/0"}], {"a": []}),
-        ([{"op": "replace", "path": "/a/01", "value": 2}], {"a": [1]}),
-        ([{"op": "move", "from": "/a", "path": "/b"}], {"a": 1}),
-        ([{"op": "add", "path": "/a/x/y", "value": 1}], {"a": {}}),
+        ([["/b/c", 2]], {"a": 1}),
+        ([["/a/0"]], {"a": []}),
+        ([["/a/01", 2]], {"a": [1]}),
+        ([["/a/2", 2]], {"a": [1]}),  # one past the end appends; two past is not there
+        ([["/a", 1, 2]], {"a": 1}),
+        ([{"op": "replace", "path": "/a", "value": 2}], {"a": 1}),
+        ([["a", 1]], {"a": 1}),
+        ([[""]], {"a": 1}),
     ]:
         with pytest.raises(patch.PatchError):
             patch.apply(ops, doc)
-    assert patch.apply([{"op": "replace", "path": "/a~1b/~0", "value": 2}], {"a/b": {"~": 1}}) == {
-        "a/b": {"~": 2}
+    doc = {"a/b": {"~": 1}, "c": [1]}
+    assert patch.apply([["/a~1b/~0", 2], ["/c/1", 3], ["/d", None]], doc) == {
+        "a/b": {"~": 2},
+        "c": [1, 3],
+        "d": None,
     }
+    assert doc == {"a/b": {"~": 1}, "c": [1]}
 
 
 def test_the_hash_spells_numbers_as_javascript_does() -> None:
@@ -132,7 +146,7 @@ def parts(value: Any) -> Iterator[Any]:
 
 
 def game_docs(game: Game[Any], seed: int, limit: int) -> Iterator[tuple[str | None, dict[str, Any]]]:
-    """Each audience's ``{"view", "legal"}`` after each action of a seeded random game, as
+    """Each audience's ``{"v": view, "l": legal, "t": to_act}`` after each action of a seeded random game, as
     the server sends it (the final one revealed)."""
     options = game.normalize_options(game.sim_options(driver_rng(seed), None, {}))
     record = play_random(game, seed, options, max_actions=limit)
@@ -144,7 +158,11 @@ def game_docs(game: Game[Any], seed: int, limit: int) -> Iterator[tuple[str | No
         done = game.outcome(state) is not None
         for seat in audiences:
             legal = game.legal_actions(state, seat) if seat is not None and not done else []
-            yield seat, json.loads(json.dumps({"view": game.view(state, seat, reveal=done), "legal": legal}))
+            to_act = sorted(game.to_act(state)) if not done else []
+            yield (
+                seat,
+                json.loads(json.dumps({"v": game.view(state, seat, reveal=done), "l": legal, "t": to_act})),
+            )
 
 
 def view_pairs(game: Game[Any], seed: int, limit: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -164,7 +182,7 @@ def test_patches_between_the_views_of_random_games(game: Game[Any], seeds: range
             assert same(patch.apply(ops, a), b)
             # Every value a patch carries is a part of the new view: nothing another seat sees.
             new_parts = {patch.canonical(p) for p in parts(b)}
-            assert all(patch.canonical(op["value"]) in new_parts for op in ops if "value" in op)
+            assert all(patch.canonical(op[1]) in new_parts for op in ops if len(op) == 2)
             pairs += 1
             smaller += patch.encoded_size(ops) < patch.encoded_size(b)
     assert pairs > 100 and smaller > pairs * 0.9
@@ -175,13 +193,13 @@ def frames_of(game: Game[Any], seed: int, limit: int) -> tuple[dict[str, Any], l
     """One seat's welcome and updates as a connection that takes patches gets them."""
     first = game.seats(game.normalize_options(game.sim_options(driver_rng(seed), None, {})))[0].seat
     docs = [doc for seat, doc in game_docs(game, seed, limit) if seat == first]
-    welcome = {"type": "welcome", "table": {}, "seat": None, "seq": 0, "static": {}, "view": docs[0]["view"],
-               "legal": docs[0]["legal"], "to_act": [], "deadline": None, "missed": []}  # fmt: skip
+    welcome = {"type": "welcome", "table": {}, "seat": None, "seq": 0, "static": {}, "view": docs[0]["v"],
+               "legal": docs[0]["l"], "to_act": docs[0]["t"], "deadline": None, "missed": []}  # fmt: skip
     updates = []
     for seq, (a, b) in enumerate(zip(docs, docs[1:], strict=False), start=1):
-        whole = protocol.update(seq, [], "x", f"a{seq}", False, b["view"], b["legal"], [], None)
+        whole = protocol.update(seq, [], "x", f"a{seq}", False, b["v"], b["l"], b["t"], None)
         patched = protocol.patched_update(
-            seq, [], "x", f"a{seq}", False, patch.diff(a, b), patch.view_hash(b), [], None
+            seq, [], "x", f"a{seq}", False, patch.diff(a, b), patch.view_hash(b), None
         )
         frame = patched if len(protocol.dumps(patched)) < len(protocol.dumps(whole)) else whole
         updates.append({"frame": frame, "doc": b})
@@ -213,7 +231,7 @@ def test_the_browser_client_applies_and_hashes_as_the_server(tmp_path: Path) -> 
 # -- over real sockets ------------------------------------------------------------------------
 class PatchClient(WsClient):
     """A client that takes patches, as frontend/js/connection.js does: it applies each patch
-    to the ``{"view", "legal"}`` it holds and checks the ``view_hash``; on a mismatch or a gap it
+    to the ``{"v": view, "l": legal, "t": to_act}`` it holds and checks the ``view_hash``; on a mismatch or a gap it
     sends ``resync`` and takes no update until the welcome.  ``corrupt()`` and ``skip_next``
     break it on purpose."""
 
@@ -235,7 +253,7 @@ class PatchClient(WsClient):
 
     def corrupt(self) -> None:
         assert self.doc is not None
-        self.doc = {**self.doc, "view": {**self.doc["view"], "corrupted": True}}
+        self.doc = {**self.doc, "v": {**self.doc["v"], "corrupted": True}}
 
     def _resync(self) -> None:
         self.resyncs += 1
@@ -249,7 +267,7 @@ class PatchClient(WsClient):
         if kind == "welcome":
             self.welcomes.append(msg)
             self.resyncing = False
-            self.doc = {"view": msg["view"], "legal": msg["legal"]}
+            self.doc = {"v": msg["view"], "l": msg["legal"], "t": msg["to_act"]}
         elif kind == "update" and ("view" in msg or "patch" in msg):
             if self.resyncing:
                 return
@@ -269,14 +287,14 @@ class PatchClient(WsClient):
                     return
                 self.patched += 1
             else:
-                doc = {"view": msg["view"], "legal": msg["legal"]}
+                doc = {"v": msg["view"], "l": msg["legal"], "t": msg["to_act"]}
                 self.whole += 1
             self.doc = doc
             self.seq, self.view, self.legal, self.to_act = (
                 msg["seq"],
-                doc["view"],
-                doc["legal"],
-                msg["to_act"],
+                doc["v"],
+                doc["l"],
+                doc["t"],
             )
             return
         super()._track(msg)
@@ -377,9 +395,9 @@ async def test_a_patched_client_holds_what_a_fresh_welcome_gives_at_every_step(
         fresh = WsClient(url, tokens[seat] if seat is not None else None)
         welcome = await fresh.connect()
         assert welcome is not None and welcome["seq"] == seq == client.seq
-        assert same(client.doc, {"view": welcome["view"], "legal": welcome["legal"]}), f"{seat} at {seq}"
+        assert same(client.doc, as_doc(welcome)), f"{seat} at {seq}"
         await fresh.close()
-        assert same(spectators[1].doc, {"view": plain.view, "legal": plain.legal})
+        assert same(spectators[1].doc, {"v": plain.view, "l": plain.legal, "t": plain.to_act})
     assert steps > 30
     states, seed_hex = states_from_db(server, game, tid)
     for c in [*seats.values(), *spectators]:
@@ -427,7 +445,7 @@ async def test_a_corrupted_view_or_a_missed_update_is_resynced(server: ServerPro
             if breakage == "corrupt":
                 c.corrupt()
             elif breakage == "wrong base":
-                c.doc = {"view": {}, "legal": []}  # a patch's paths are not there
+                c.doc = {"v": {}, "l": [], "t": []}  # a patch's paths are not there
         seq = await act_once(seats, everyone, rnd, next(ids))
         for c, resyncs in zip(broken, before, strict=True):
             # Each noticed (a whole view would have mended it without asking), asked again, and
@@ -441,7 +459,7 @@ async def test_a_corrupted_view_or_a_missed_update_is_resynced(server: ServerPro
             fresh = WsClient(url, c.token)
             welcome = await fresh.connect()
             assert welcome is not None and c.seq == welcome["seq"] == seq
-            assert same(c.doc, {"view": welcome["view"], "legal": welcome["legal"]}), breakage
+            assert same(c.doc, as_doc(welcome)), breakage
             await fresh.close()
     assert all(c.resyncs >= 3 for c in broken)
     patched = [c.patched for c in broken]
