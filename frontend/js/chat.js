@@ -131,25 +131,36 @@ export class ChatBox {
   }
 
   lineNode(msg, seatLabel) {
-    const at = msg.at ? new Date(msg.at * 1000) : new Date();
-    const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    if (msg.system) {
-      // The table's own news ("A bot is playing for Hana."): no person said it.
-      return h("p.chat-line.chat-system", { role: "status" }, h("span.chat-time", {}, time), " ", msg.text);
-    }
-    const who = msg.seat ? `${msg.from} (${seatLabel || this.places.labelOf(msg.seat)})` : `${msg.from} (watching)`;
-    const channel = msg.channel || "table";
-    const tag = this.channelTag(msg);
-    return h(
-      `p.chat-line.channel-${channel.split(":")[0]}`,
-      { dataset: { channel } },
-      h("span.chat-time", {}, time),
-      " ",
-      tag ? h("span.chat-channel", {}, `[${tag}]`) : null,
-      tag ? " " : null,
-      h(`strong${msg.seat ? "" : ".spectator"}`, {}, who),
-      " ",
-      msg.text,
-    );
+    return lineNode(msg, seatLabel || (msg.seat ? this.places.labelOf(msg.seat) : null), this.channelTag(msg));
+
   }
+}
+
+/** One line: its time, its channel (`tag`, none for the table's), who said it and what. */
+function lineNode(msg, seatLabel, tag) {
+  const at = msg.at ? new Date(msg.at * 1000) : new Date();
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  if (msg.system) {
+    // The table's own news ("A bot is playing for Hana."): no person said it.
+    return h("p.chat-line.chat-system", { role: "status" }, h("span.chat-time", {}, time), " ", msg.text);
+  }
+  const who = msg.seat ? `${msg.from} (${seatLabel || msg.seat})` : `${msg.from} (watching)`;
+  const channel = msg.channel || "table";
+  return h(
+    `p.chat-line.channel-${channel.split(":")[0]}`,
+    { dataset: { channel } },
+    h("span.chat-time", {}, time),
+    " ",
+    tag ? h("span.chat-channel", {}, `[${tag}]`) : null,
+    tag ? " " : null,
+    h(`strong${msg.seat ? "" : ".spectator"}`, {}, who),
+    " ",
+    msg.text,
+  );
+}
+
+/** A finished game's chat for its replay (the table's and the spectators' lines, read only). */
+export function chatLog(lines, labelOf) {
+  const tag = (msg) => (msg.channel === "spectators" ? "spectators" : null);
+  return h("div.chat-list.replay-chat", { role: "log", "aria-label": "Chat" }, lines.map((msg) => lineNode(msg, msg.seat ? labelOf(msg.seat) : null, tag(msg))));
 }

@@ -3,11 +3,12 @@
 // record (GET /api/tables/{id}/export) to download and verify.
 import { api } from "./api.js";
 import { boardArea, exposeRenderer, loadRenderer } from "./board.js";
+import { chatLog } from "./chat.js";
 import { DiceTray } from "./dice.js";
 import { forkBanner, forkTable } from "./fork.js";
 import { rulesPanelFor } from "./rules.js";
 import { append, clear, h, loadOrExplain, setTopbar, titleCase, toast } from "./ui.js";
-import { nameSeats, seatName } from "./words.js";
+import { nameSeats, seatLabel, seatName } from "./words.js";
 
 const PLAY_STEP_MS = 900;
 
@@ -33,6 +34,7 @@ class ReplayPage {
     this.rules = rules;
     this.table = table;
     this.frames = data.frames || [];
+    this.chat = data.chat || []; // the table's and the spectators' lines, open with the replay (issue 14.3)
     this.static = data.static || {};
     this.module = module;
     this.index = 0;
@@ -83,6 +85,7 @@ class ReplayPage {
           {},
           h("section.side-block", {}, h("h2", {}, "Dice of this action"), this.diceEl),
           h("section.side-block.grow", {}, h("h2", {}, "Every action (click to jump)"), this.logEl),
+          this.chat.length ? h("section#replay-chat-block.side-block", {}, h("h2", {}, "Chat"), chatLog(this.chat, (s) => seatLabel(this.table, s))) : null,
           this.table.outcome ? h("section.side-block", {}, h("h2", {}, "Outcome"), h("p", {}, nameSeats(this.table.outcome.reason || titleCase(this.table.outcome.result), this.table))) : null,
         ),
       ),

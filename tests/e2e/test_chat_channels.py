@@ -82,4 +82,16 @@ def test_a_side_talks_unheard_by_the_other(browser: Any, server: Any) -> None:
     wait_live(keeper)
     keeper.wait_for_selector(".chat-line:has-text('good luck all')")
     assert [line.split(" ", 1)[1] for line in lines(keeper)] == before
+
+    # The Keeper gives up: the spectators' line reaches the seats, and the replay shows it.
+    keeper.evaluate("() => window.__dt.table.connections.get('keeper').act({type: 'surrender'})")
+    ann.wait_for_selector(".chat-line[data-channel=spectators]:has-text('go heroes')")
+    ann.wait_for_selector(".chat-to option[value=spectators]", state="attached")
+    watcher.goto(f"{server.base_url}/replay/{tid}")
+    watcher.wait_for_selector("#replay-chat-block .chat-line:has-text('go heroes')")
+    shown = " ".join(
+        watcher.eval_on_selector_all("#replay-chat-block .chat-line", "els => els.map(e => e.textContent)")
+    )
+    assert "good luck all" in shown
+    assert "through the bridge" not in shown and "a word for the Keeper" not in shown
     finish(rec, server.base_url, keeper, ann, bo, watcher)
