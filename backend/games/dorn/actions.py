@@ -139,6 +139,11 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
     give_up = anytime(s, seat, only)
     if give_up and give_up[0] not in out:
         out += give_up
+    if seat == KEEPER and only is None and hero is None and s["phase"] == turns.MONSTER_MOVES:
+        # The list handed out, beside the blocks it was made of: the simulator steers among
+        # the creatures' moves by block when it is handed this very list (``sim.py``).
+        w = reader(s)
+        w.memo["keeper_list"] = (out, len(out))
     return out
 
 
@@ -287,7 +292,7 @@ def apply(s: State, seat: str, action: Any) -> Transition[State]:
         _count_command(w, seat, limit)
     turns.settle(w)
     transition = w.finish()
-    hand_over(w)
+    hand_over(w, before)
     return transition
 
 

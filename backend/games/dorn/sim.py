@@ -39,7 +39,8 @@ Giving up: see ``GIVE_UP_TURN`` and ``SURRENDER_CHANCE``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import overload
 
 from backend.engine.core import Action
 from backend.engine.rng import Rng
@@ -48,7 +49,7 @@ from .board import BOARD, WALL
 from .catalog import MONSTERS
 from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
-from .state import KEEPER, ZORKAL, State
+from .state import KEEPER, ZORKAL, State, reader
 
 # Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
 # per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
@@ -170,12 +171,130 @@ def _keeper_move_pick(s: State, legal: list[Action], rng: Rng) -> Action:
     return _uniform(legal, rng)
 
 
-def _keeper_moves(s: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
+def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequence[Action]]:
     """(purposeful moves, moves that only bring a creature closer to a hero).
 
     Purposeful: a path ending where the creature can attack a hero; else one into the Ritual
     Chamber, as deep as it goes (the chamber fills from its far end, so its doors stay open
-    until the last cells: content 5.9's full chamber); a creature inside only moves deeper."""
+    until the last cells: content 5.9's full chamber); a creature inside only moves deeper.
+
+    Handed the list ``actions.legal`` just built for this state, the moves are sorted block by
+    block (``steps.creature_blocks``), each creature's block remembered while its walk and the
+    heroes' cells are the same, so a step's picks do not look at every move again; any other
+    list is read move by move (``_keeper_moves_listed``), with the same answer."""
+    w = reader(s)
+    listed = w.memo.get("keeper_list")
+    blocks = w.keeper_moves
+    if listed is None or listed[0] is not legal or listed[1] != len(legal) or blocks is None:
+        return _keeper_moves_listed(s, legal)
+    targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
+    gate = bool(s["gate"])
+    monsters = s["monsters"]
+    engage, chamber, approach = _Moves(), _Moves(), _Moves()
+    for figure, _bat, walk in blocks:
+        if walk is None or not walk.dests:
+            continue
+        kind = "melee" if figure == ZORKAL else MONSTERS[monsters[figure]["type"]]["reach"]
+        known = _BLOCKS.get(figure)
+        if (
+            known is None
+            or known[0] is not walk
+            or known[1] != kind
+            or known[2] != targets
+            or known[3] != gate
+        ):
+            if len(_BLOCKS) > 4000:
+                _BLOCKS.clear()
+            sorted_ = _sort_block(walk.cell, walk.dests, kind, targets, gate)
+            known = _BLOCKS[figure] = (walk, kind, targets, gate, sorted_)
+        ours, deeper, closer = known[4]
+        if ours:
+            engage.add(figure, ours)
+        if deeper:
+            chamber.add(figure, deeper)
+        if closer:
+            approach.add(figure, closer)
+    return engage or chamber, approach
+
+
+class _Moves(Sequence[Action]):
+    """Creature moves kept as (figure, cells) runs, in list order: a pick draws one by position,
+    and only the move drawn is built."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[str, Cells]] = []
+        self.size = 0
+
+    def add(self, figure: str, cells: Cells) -> None:
+        self.runs.append((figure, cells))
+        self.size += len(cells)
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.size))]
+        if i < 0:
+            i += self.size
+        for figure, cells in self.runs:
+            if i < len(cells):
+                x, y = cells[i]
+                return {"type": "move", "figure": figure, "to": [x, y]}
+            i -= len(cells)
+        raise IndexError(i)
+
+
+Cells = tuple[tuple[int, int], ...]
+# Per creature: the walk (by identity), reach, heroes' cells and gate its block was sorted for.
+_BLOCKS: dict[str, tuple[object, str, tuple[int, ...], bool, tuple[Cells, Cells, Cells]]] = {}
+
+
+def _sort_block(
+    at: int, dests: Cells, kind: str, targets: tuple[int, ...], gate: bool
+) -> tuple[Cells, Cells, Cells]:
+    """One creature's moves (to ``dests``, in list order) sorted as ``_keeper_moves_listed``
+    does: (to attack, into the chamber, closer to a hero)."""
+    melee, pike, shot = _engagement(targets)
+    wanted = pike if kind == "pike" else shot if kind == "shot" else melee
+    if at in wanted:
+        return (), (), ()  # placed to attack: no purpose in moving on
+    inside = at in CHAMBER
+    depth = CHAMBER_DEPTH[at] if inside else -1
+    dist = _creature_distances(targets, kind, gate)
+    here = dist.get(at)
+    engage: list[tuple[int, int]] = []
+    deeper: list[tuple[int, int]] = []
+    closer: list[tuple[int, int]] = []
+    best: int | None = None
+    for to in dests:
+        x, y = to
+        cell = y * W + x
+        if cell in wanted:
+            engage.append(to)
+        elif cell in CHAMBER:
+            d = CHAMBER_DEPTH[cell]
+            if d > depth:
+                deeper, depth = [to], d
+            elif d == depth and deeper:
+                deeper.append(to)
+        elif inside:
+            continue
+        elif here is not None:
+            near = dist.get(cell)
+            if near is not None and near < here and (best is None or near <= best):
+                if best is None or near < best:
+                    closer, best = [], near
+                closer.append(to)
+    return tuple(engage), tuple(deeper), tuple(closer)
+
+
+def _keeper_moves_listed(s: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
+    """``_keeper_moves`` for any list: every move read in turn."""
     targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
     melee, pike, shot = _engagement(targets)
     gate = bool(s["gate"])

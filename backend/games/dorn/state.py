@@ -232,7 +232,6 @@ def _seat_words(s: State, seat: str) -> str:
     return f"the player of {names}"
 
 
-
 def cell_name(i: int) -> str:
     x, y = i % BOARD.width, i // BOARD.width
     return f"({x},{y})"
@@ -254,22 +253,27 @@ def reader(state: State) -> Work:
     if last_state is state and last_work is not None:
         return last_work
     w = Work(state, copy=False)
+    w.walks = {}
     _LAST_READ[0] = (state, w)
     return w
 
 
-def hand_over(w: Work) -> None:
+def hand_over(w: Work, before: Work) -> None:
     """After ``apply``: the Work that made a state has its occupancy right, so the next queries
-    about that state start from it (every change of cell goes through ``moved``/``relocate``)."""
+    about that state start from it (every change of cell goes through ``moved``/``relocate``).
+    ``before`` read the input state: its creature walks go on to the new state's reader, where
+    each is reused while what it looked at holds (``steps.creature_blocks``): the Keeper's
+    movement list is rebuilt incrementally along a game's states."""
     fresh = Work(w.s, copy=False)
     fresh.adopt_caches(w)
+    fresh.walks = before.walks if before.walks is not None else {}
     _LAST_READ[0] = (w.s, fresh)
 
 
 class Work:
     """One action's working copy: the state, its events, the RNG and an occupancy cache."""
 
-    __slots__ = ("s", "events", "_rng", "_occ", "_obst", "_blocked", "memo", "_own")
+    __slots__ = ("s", "events", "_rng", "_occ", "_obst", "_blocked", "memo", "_own", "walks", "keeper_moves")
 
     def __init__(self, state: State, *, copy: bool = True) -> None:
         self.s: State = clone(state) if copy else state
@@ -281,6 +285,10 @@ class Work:
         self._obst: set[int] | None = None
         self._blocked: int | None = None
         self.memo: dict[Any, Any] = {}  # derived data of a read-only Work (see ``reader``)
+        # A reader's creature walks by figure (shared along a game's states, ``hand_over``), and
+        # the Keeper's movement list of its state (``steps.creature_blocks``): None elsewhere.
+        self.walks: dict[str, Any] | None = None
+        self.keeper_moves: Any = None
 
     # -- randomness -------------------------------------------------------------------
     @property

@@ -7,7 +7,7 @@ list is rebuilt after every move), so each generator builds only the part asked 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from backend.engine.core import Action
@@ -80,35 +80,60 @@ def _summoning(w: Work, seat: str, only: str | None, focus: str | None) -> list[
 
 
 def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
-    s = w.s
     bats, moves = wants(only, "bat_form"), wants(only, "move")
-    all_monsters = s["monsters"]
     if focus is None:
-        monsters = all_monsters
+        blocks = creature_blocks(w)
     else:
-        monsters = {focus: all_monsters[focus]} if focus in all_monsters else {}
-    blocked, gate = w.blocked_bits(), bool(s["gate"])
+        blocks = [b for b in _blocks(w, (focus,) if focus in w.s["monsters"] else ()) if b[0] == focus]
     out: list[Action] = []
-    for mid, m in monsters.items():
-        if bats and not m["moved"] and turns.can_bat(m):
+    for mid, bat, walk in blocks:
+        if bats and bat:
             out.append({"type": "bat_form", "figure": mid})
+        if moves and walk is not None:
+            out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in walk.dests]
+    return out
+
+
+Block = tuple[str, bool, "_Walk | None"]  # a creature, whether bat form is listed, its walk
+
+
+def creature_blocks(w: Work) -> list[Block]:
+    """The Keeper's movement list as it is built, one block per creature in list order (its bat
+    form, then its moves): kept with a read-only Work, so the simulator reads the list it steers
+    among without parsing it again."""
+    found: list[Block] | None = w.keeper_moves
+    if found is None:
+        found = _blocks(w, w.s["monsters"])
+        if w.walks is not None:
+            w.keeper_moves = found
+    return found
+
+
+def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
+    s = w.s
+    all_monsters = s["monsters"]
+    blocked, gate = w.blocked_bits(), bool(s["gate"])
+    walks = w.walks if w.walks is not None else {}
+    out: list[Block] = []
+    for mid in monsters:
+        m = all_monsters[mid]
         mv = m["mv"]
-        if moves and mv > 0:
-            # ``_creature_paths``'s reuse test, inlined: this loop is the hot spot.
-            f = _WALKS.get(mid)
+        walk = None
+        if mv > 0:
+            # ``_creature_walk``'s reuse test, inlined: this loop is the hot spot.
+            walk = walks.get(mid)
             if (
-                f is not None
-                and f.cell == m["cell"]
-                and f.budget == mv
-                and f.gate == gate
-                and blocked & f.looked == f.snapshot
+                walk is None
+                or walk.cell != m["cell"]
+                or walk.budget != mv
+                or walk.gate != gate
+                or blocked & walk.looked != walk.snapshot
             ):
-                out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in f.dests]
-            else:
-                out += _creature_paths(w, mid, m["cell"], mv)
+                walk = _creature_walk(w, walks, mid, m["cell"], mv)
+        out.append((mid, not m["moved"] and turns.can_bat(m), walk))
     z = s["zorkal"]
-    if moves and (focus is None or focus == ZORKAL) and w.zorkal_active() and z["mv"] > 0:
-        out += _creature_paths(w, ZORKAL, z["cell"], z["mv"])
+    if w.zorkal_active() and z["mv"] > 0:
+        out.append((ZORKAL, False, _creature_walk(w, walks, ZORKAL, z["cell"], z["mv"])))
     return out
 
 
@@ -202,14 +227,15 @@ def destinations(w: Work, hid: str) -> dict[int, int]:
     return dests
 
 
-def _creature_paths(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
-    """The creature's move actions.  The Keeper's movement list is the longest the game has and
-    is rebuilt after every move, while most creatures' walks do not change: each creature's last
-    destinations are kept with what its walk depended on (``creature_walk``) and reused while
-    that holds.  The actions themselves are new at every call: they leave the engine, and a
+def _creature_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget: int) -> _Walk:
+    """The creature's destinations as (x, y), with what its walk depended on.  The Keeper's
+    movement list is the longest the game has and is rebuilt after every move, while a move
+    rarely changes most creatures' walks: each creature's last walk is kept in ``walks`` (a
+    reader's, handed from state to state, ``state.hand_over``) and reused while what it looked
+    at holds.  The actions built from it are new at every call: they leave the engine, and a
     caller's edit must not reach the next list."""
     gate = bool(w.s["gate"])
-    found = _WALKS.get(cid)
+    found = walks.get(cid)
     if (
         found is not None
         and found.cell == cell
@@ -217,15 +243,12 @@ def _creature_paths(w: Work, cid: str, cell: int, budget: int) -> list[Action]:
         and found.gate == gate
         and w.blocked_bits() & found.looked == found.snapshot
     ):
-        cells = found.dests
-    else:
-        looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
-        width = BOARD.width
-        cells = tuple((c % width, c // width) for c in sorted(dests))
-        if len(_WALKS) > 4000:
-            _WALKS.clear()
-        _WALKS[cid] = _Walk(cell, budget, gate, looked, snapshot, cells)
-    return [{"type": "move", "figure": cid, "to": [x, y]} for x, y in cells]
+        return found
+    looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
+    width = BOARD.width
+    cells = tuple((c % width, c // width) for c in sorted(dests))
+    walk = walks[cid] = _Walk(cell, budget, gate, looked, snapshot, cells)
+    return walk
 
 
 class _Walk(NamedTuple):
@@ -237,9 +260,6 @@ class _Walk(NamedTuple):
     looked: int  # the cells the walk looked at, one bit each
     snapshot: int  # their blocked bits then
     dests: tuple[tuple[int, int], ...]  # (x, y)
-
-
-_WALKS: dict[str, _Walk] = {}
 
 
 def zorkal_level_cost(s: State) -> int | None:

@@ -1,0 +1,100 @@
+"""The Keeper's movement list built incrementally (issue 15.3) is the one built from scratch.
+
+Along a game each state's reader inherits the creature walks of the state before
+(``state.hand_over``), and ``steps.creature_blocks`` reuses every walk whose looked-at cells
+still hold what they held; the simulator sorts the moves block by block, remembering each
+block while its walk is the same (``sim._keeper_moves``).  At every Keeper movement step of
+seeded steered games, with and without variants, the list equals the one a fresh reader builds
+with no walk known (nor the walks memoised by ``movement.creature_walk``), and the steering
+reads the same purposeful and approaching moves as when it reads the list move by move.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from backend.engine.playout import driver_rng
+from backend.engine.rng import seed_from_int
+from backend.games.dorn import sim
+from backend.games.dorn.game import GAME
+from backend.games.dorn.rules import movement
+from backend.games.dorn.rules.turns import MONSTER_MOVES
+from backend.games.dorn.state import KEEPER, Work, reader
+
+SEEDS = range(4000, 4008)
+
+
+def _options(seed: int) -> dict:
+    """Plain tables, and tables with the variants that change walks: Tactics and Flight (a walk
+    stops where a hero engages the creature), Cave-in (rubble)."""
+    variant = {1: {"tactics_and_flight": True}, 2: {"cave_in": True}}.get(seed % 4, {})
+    return GAME.normalize_options(GAME.sim_options(driver_rng(seed), None, variant))
+
+
+def _from_scratch(state: dict, monkeypatch: pytest.MonkeyPatch) -> list:
+    """The Keeper's list of a copy of ``state`` read by a new reader that knows no walk."""
+    from backend.games.dorn import actions
+
+    copy = GAME.decode_state(GAME.encode_state(state))
+    with monkeypatch.context() as m:
+        m.setattr(movement, "_WALKS", {})
+        return actions.legal(copy, KEEPER)
+
+
+def test_the_incremental_keeper_list_is_the_one_from_scratch(monkeypatch):
+    lists = moves = 0
+    for seed in SEEDS:
+        options = _options(seed)
+        assert options["tactics_and_flight"] == (seed % 4 == 1) and options["cave_in"] == (seed % 4 == 2)
+        state = GAME.initial_state(seed_from_int(seed), options)
+        rng = driver_rng(seed)
+        while GAME.outcome(state) is None:
+            seats = sorted(GAME.to_act(state))
+            seat = seats[rng.below(len(seats))]
+            legal = GAME.legal_actions(state, seat)
+            keeper_moves = (
+                seat == KEEPER
+                and state["phase"] == MONSTER_MOVES
+                and state["prompt"] is None
+                and state["surrender"] is None
+            )
+            if keeper_moves:
+                fast = sim._keeper_moves(state, legal)
+                slow = sim._keeper_moves_listed(state, legal)
+                assert [list(f) for f in fast] == [list(s) for s in slow]
+                assert legal == _from_scratch(state, monkeypatch)
+                lists += 1
+                moves += sum(a["type"] == "move" for a in legal)
+            action = GAME.sim_choice(state, seat, legal, rng)
+            state = GAME.apply(state, seat, action).state
+    assert lists > 500 and moves > 50_000
+
+
+def test_a_list_handed_in_other_than_the_one_built_is_read_move_by_move():
+    """The bots steer among a filtered list (``backend/bots/dorn_play.py``): no blocks then."""
+    seed = 4000
+    state = GAME.initial_state(seed_from_int(seed), _options(seed))
+    rng = driver_rng(seed)
+    while not (state["phase"] == MONSTER_MOVES and KEEPER in GAME.to_act(state) and state["prompt"] is None):
+        seat = sorted(GAME.to_act(state))[0]
+        state = GAME.apply(
+            state, seat, GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
+        ).state
+    legal = GAME.legal_actions(state, KEEPER)
+    some = [a for a in legal if a["type"] != "move" or a["figure"] != legal[-1].get("figure")]
+    assert len(some) < len(legal)
+    primary, approach = sim._keeper_moves(state, some)
+    assert isinstance(primary, list) and isinstance(approach, list)
+    assert (primary, approach) == sim._keeper_moves_listed(state, some)
+
+
+def test_walks_pass_from_a_reader_to_the_next_state_only():
+    """The Work ``apply`` edits keeps no walks nor list (its state changes under it); the reader
+    of the state it makes inherits the walks of the reader of the state it came from."""
+    state = GAME.initial_state(seed_from_int(4000), _options(4000))
+    work = Work(state)
+    assert work.walks is None and work.keeper_moves is None
+    before = reader(state)
+    seat = sorted(GAME.to_act(state))[0]
+    after = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0]).state
+    assert reader(after).walks is before.walks is not None
