@@ -55,6 +55,7 @@ from .botauth import stand_in_seat
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
 from .record import start_transition
+from .sidewatch import SideStreams
 from .timers import SideClock, seat_deadlines
 
 log = logging.getLogger("dragontable.play")
@@ -125,6 +126,11 @@ class TableRuntime:
         self._turn_clock = game.turn_clock if isinstance(game, TurnClock) else None
         self._sides = game.sides(self.record.options) if isinstance(game, Sides) else None
         self.side_clock = SideClock()
+        # Spectators watching from a side, whole rounds behind (issue 14.4): None unless allowed.
+        self.side_watch = SideStreams.for_table(
+            game, self.record.options, entries=self._entries, missed_limit=self.settings.missed_from_db_limit,
+            read_log=lambda upto: asyncio.to_thread(tables.repo.actions_after, self.id, 0, upto),
+        )  # fmt: skip
         self.state = state
         self.seq = seq
         self.action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
@@ -235,7 +241,12 @@ class TableRuntime:
 
     def _welcome(self, conn: Connection, missed: list[dict[str, Any]]) -> None:
         """Send ``conn`` its welcome; one that takes patches keeps what it was sent to patch from."""
+        if self.side_watch is not None and conn in self.side_watch:
+            conn.send(self.side_watch.welcome(conn, self.table_dict(), self.static, missed))
+            return
         message = self.welcome(conn.seat, missed)
+        if self.side_watch is not None and conn.seat is None:
+            message["side_watching"] = self.side_watch.offer()  # what a spectator may choose instead
         if conn.patches:
             conn.sent = {"v": message["view"], "l": message["legal"], "t": message["to_act"]}
         conn.send(message)
@@ -246,7 +257,11 @@ class TableRuntime:
         async with self.lock:
             if conn.closed or conn not in self.connections:
                 return
-            self._welcome(conn, await self._missed(conn.seat, last_seq))
+            side = self.side_watch
+            if side is not None and conn in side:
+                self._welcome(conn, await side.missed(conn, last_seq))
+            else:
+                self._welcome(conn, await self._missed(conn.seat, last_seq))
             if self.record.status == "finished":
                 conn.send(self.finished_message())
 
@@ -263,7 +278,8 @@ class TableRuntime:
         self.broadcast(protocol.presence(spectators, sorted(seats)))
 
     # -- connecting ---------------------------------------------------------
-    async def attach(self, conn: Connection, last_seq: int | None) -> None:
+    async def attach(self, conn: Connection, last_seq: int | None, watch: str | None = None) -> None:
+        """``conn`` joins (``watch``: a spectator with that side, which ws.py checked is allowed)."""
         async with self.lock:
             if self.tables.replicated() and self.live:
                 # A worker that died between its commit and its publish took that news with
@@ -273,7 +289,11 @@ class TableRuntime:
                     await self._catch_up()
                 except Exception as exc:
                     log.warning("table %s: cannot read the log to catch up (%s)", self.id, exc)
-            missed = await self._missed(conn.seat, last_seq)
+            side = self.side_watch
+            if watch is not None and side is not None:
+                missed = await side.attach(conn, watch, last_seq, self.record, self.state, self.seq)
+            else:
+                missed = await self._missed(conn.seat, last_seq)
             if conn.seat in self.stand_ins and not conn.stand_in:
                 self._hand_back(conn.seat)
             self.connections.add(conn)
@@ -300,6 +320,8 @@ class TableRuntime:
     def _forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""
         self.connections.discard(conn)
+        if self.side_watch is not None:
+            self.side_watch.forget(conn)
         self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").dec()
         if (
             conn.seat is not None
@@ -420,11 +442,14 @@ class TableRuntime:
         """A page of the table's past as ``conn``'s seat may see it (events filtered by their
         ``to``, exactly as they were sent live), so a reload or a late spectator shows the
         whole game's log from the first action."""
-        upto = self.seq if before is None else min(before - 1, self.seq)
+        seat, top = conn.seat, self.seq
+        if self.side_watch is not None and conn in self.side_watch:
+            seat, top = self.side_watch.reading(conn)  # never past the released step (-1: none)
+        upto = top if before is None else min(before - 1, top)
         after = max(0, upto - limit)
-        entries = await self._entries(conn.seat, after, upto) if upto > 0 else []
-        if after == 0 and self.record.seed_hex is not None and (before is None or before > 0):
-            entries.insert(0, self._setup_entry(conn.seat))
+        entries = await self._entries(seat, after, upto) if upto > 0 else []
+        if after == 0 and upto >= 0 and self.record.seed_hex is not None and (before is None or before > 0):
+            entries.insert(0, self._setup_entry(seat))
         conn.send(protocol.history(entries, complete=after == 0))
 
     def _setup_entry(self, seat: str | None) -> dict[str, Any]:
@@ -624,8 +649,13 @@ class TableRuntime:
         to_act = sorted(self.to_act)
         public = all(e.to is None for e in applied.events)
         shared_events = [e.as_dict() for e in applied.events] if public else None
+        side = self.side_watch
+        if side is not None:  # the steps this releases to side spectators, who get no live update
+            side.on_step(applied, self.state, finished=self.record.status == "finished")
         audiences: dict[str | None, Audience] = {}
         for conn in list(self.connections):
+            if side is not None and conn in side:
+                continue
             seat = conn.seat
             audience = audiences.get(seat)
             if audience is None:
@@ -659,8 +689,16 @@ class TableRuntime:
         self.ring.clear()
         self._refresh_to_act(actor=None)
         self._reschedule()
+        await self._rebuild_side_watch()
         for conn in list(self.connections):
             self._welcome(conn, [])
+
+    async def _rebuild_side_watch(self) -> None:
+        """The state was replaced: the side spectators' window is rebuilt before their welcome."""
+        if self.side_watch is not None:
+            self.side_watch.reset()
+            if self.side_watch.watchers:
+                await self.side_watch.ensure(self.record, self.state, self.seq)
 
     # -- from other workers ---------------------------------------------------
     async def remote_action(self, msg: dict[str, Any]) -> None:
@@ -730,6 +768,7 @@ class TableRuntime:
                 self.action_ids = dict(load.action_ids)
                 self._refresh_to_act(actor=None)
                 self._reschedule()
+                await self._rebuild_side_watch()
                 for conn in list(self.connections):
                     self._welcome(conn, [])
             else:

@@ -28,6 +28,8 @@ class Hello(_Message):
     type: Literal["hello"]
     seat_token: str | None = Field(default=None, max_length=256)
     last_seq: int | None = Field(default=None, ge=0, strict=True)
+    # A spectator may watch with one side, rounds behind (play/sidewatch.py), when the table allows.
+    watch: str | None = Field(default=None, min_length=1, max_length=32, strict=True)
     # The client applies view patches (play/patch.py): its updates may carry ``patch`` instead
     # of ``view`` and ``legal``.  Clients that do not say so always get whole views.
     patches: bool = Field(default=False, strict=True)
@@ -135,7 +137,7 @@ def pong() -> dict[str, Any]:
 def welcome(
     table: dict[str, Any],
     seat: str | None,
-    seq: int,
+    seq: int | None,  # None: a side spectator before anything is released (play/sidewatch.py)
     static: dict[str, Any],
     view: dict[str, Any] | None,
     legal: list[dict[str, Any]],
@@ -187,6 +189,16 @@ def patched_update(
     if auto:
         message["auto"] = True
     return {**message, "patch": patch, "view_hash": view_hash, "deadline": deadline}
+
+
+def delayed(
+    side: str, seat: str, rounds: int, seq_live: int, round_live: int, round_shown: int | None, over: bool
+) -> dict[str, Any]:
+    """What every frame of a side spectator's stream adds (play/sidewatch.py): the side and the
+    seat whose view it shows, how many full rounds behind, where the live table is, and which
+    round's start is shown (None: nothing yet); ``over``: the game ended, nothing is held back."""
+    return {"side": side, "seat": seat, "rounds": rounds, "seq_live": seq_live, "round_live": round_live,
+            "round": round_shown, "over": over}  # fmt: skip
 
 
 def history(entries: list[dict[str, Any]], complete: bool) -> dict[str, Any]:

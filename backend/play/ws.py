@@ -14,7 +14,7 @@ from backend.config import Settings
 from backend.store.repository import NotFound
 from backend.textcheck import TABLE_ID
 
-from . import protocol
+from . import protocol, sidewatch
 from .botauth import is_stand_in
 from .hub import (
     CLOSE_BAD_TOKEN,
@@ -160,6 +160,12 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
             if hello_done:
                 conn.send(protocol.error("already_hello", "You already said hello on this connection."))
                 continue
+            if msg.watch is not None:
+                refused = sidewatch.refusal(runtime.game, runtime.record.options, msg.watch,
+                                            seated=msg.seat_token is not None)  # fmt: skip
+                if refused is not None:
+                    conn.send(protocol.error(refused.code, refused.message))  # it may say hello again
+                    continue
             if msg.seat_token is not None:
                 found = runtime.seat_for_token(msg.seat_token)
                 if found is None:
@@ -175,7 +181,7 @@ async def _serve(ws: WebSocket, conn: Connection, runtime: TableRuntime, setting
             conn.name = runtime.player_name(conn.seat)
             conn.patches = msg.patches and settings.view_patches
             hello_done = True
-            await runtime.attach(conn, msg.last_seq)
+            await runtime.attach(conn, msg.last_seq, msg.watch)
         elif not hello_done:
             conn.send(protocol.error("hello_first", "Say hello first (send a 'hello' message)."))
         elif isinstance(msg, protocol.Act):

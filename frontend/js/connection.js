@@ -14,6 +14,9 @@ const PING_EVERY_MS = 20000;
 // A resync unanswered this long: reconnect instead (the hello's last_seq resyncs too).
 const RESYNC_WAIT_MS = 5000;
 
+// The hello's refusals of watching from a side; the connection stays open for another hello.
+export const WATCH_REFUSALS = new Set(["watch_refused", "unknown_side", "watch_seated"]);
+
 let actionCounter = 0;
 
 function newActionId() {
@@ -26,13 +29,15 @@ export class TableConnection extends EventTarget {
   /**
    * @param {string} tableId
    * @param {string|null} seatToken null for a spectator
-   * @param {{seat?: string|null, url?: string}} opts
+   * @param {{seat?: string|null, url?: string, watch?: string|null}} opts  watch: a spectator with
+   *   that side, rounds behind (docs/protocol.md "Watching from a side")
    */
   constructor(tableId, seatToken, opts = {}) {
     super();
     this.tableId = tableId;
     this.seatToken = seatToken;
     this.seat = opts.seat ?? null;
+    this.watch = opts.watch ?? null;
     this.url =
       opts.url ||
       `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
@@ -103,7 +108,8 @@ export class TableConnection extends EventTarget {
     }
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", seat_token: this.seatToken, last_seq: this.lastSeq, patches: true }));
+      const hello = { type: "hello", seat_token: this.seatToken, last_seq: this.lastSeq, patches: true };
+      ws.send(JSON.stringify(this.watch ? { ...hello, watch: this.watch } : hello));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -204,6 +210,14 @@ export class TableConnection extends EventTarget {
         break;
       }
       case "error":
+        // Watching from a side refused (not offered here): the same socket watches live instead.
+        if (this.watch && WATCH_REFUSALS.has(msg.code)) {
+          this.watch = null;
+          this.lastSeq = null;
+          this.send({ type: "hello", seat_token: null, last_seq: null, patches: true });
+        }
+        this._emit(msg.type, msg);
+        break;
       case "history":
       case "chat":
       case "chat_history":

@@ -8,7 +8,7 @@ import { boardArea, exposeRenderer, loadRenderer } from "./board.js";
 import { BoardKeys } from "./boardkeys.js";
 import { ChatBox } from "./chat.js";
 import { clockText } from "./clocks.js";
-import { TableConnection } from "./connection.js";
+import { TableConnection, WATCH_REFUSALS } from "./connection.js";
 import { DiceTray } from "./dice.js";
 import { fallbackActionLabel } from "./games/panels.js";
 import { HistoryLoader } from "./history.js";
@@ -26,26 +26,45 @@ const ANNOUNCE_ACTIONS = 12;
 // Seconds left under which the countdown turns urgent.
 const URGENT_SECONDS = 10;
 
+// Watching from a side (docs/protocol.md): the sides' names, and how far behind a stream is.
+const SIDE_NAMES = { heroes: "the heroes", keeper: "the Keeper" };
+const sideName = (side) => SIDE_NAMES[side] || side;
+const roundsBehind = (n) => (n === 1 ? "one round" : `${n} rounds`);
+
+function delayText(d) {
+  if (d.over) return "the game is over, nothing is held back";
+  const behind = `${roundsBehind(d.rounds)} behind`;
+  if (d.round === null) return `${behind}; the view opens when round ${d.rounds + 1} begins`;
+  return `${behind}: the start of round ${d.round} (the table is in round ${d.round_live})`;
+}
+
 export async function mountTable(root, tableId) {
   let table = await loadOrExplain(root, () => api.table(tableId), { title: "Table not found", links: [["/", "Back to the lobby"]] });
   if (!table) return;
   document.title = `${table.title || titleCase(table.game)} — Dragontable`;
-  const watch = new URLSearchParams(location.search).has("watch");
+  const params = new URLSearchParams(location.search);
+  const watch = params.has("watch");
+  // ?watch=<side>: a spectator with that side, rounds behind (the server says whether the table allows it).
+  const side = watch && !["", "1"].includes(params.get("watch")) ? params.get("watch") : null;
   const rules = await rulesPanelFor(table.game);
   // The waiting room ends with the table as it started (or as someone else started it).
   if (table.status === "open" && !watch) table = await waitingRoom(root, table, { topbar: [forkBanner(table), rules ? rules.button() : null] });
   const module = await loadRenderer(table.game);
-  new LiveTable(root, table, module, { watch, rules }).start();
+  new LiveTable(root, table, module, { watch, side, rules }).start();
 }
 
 class LiveTable {
-  constructor(root, table, module, { watch, rules }) {
+  constructor(root, table, module, { watch, side, rules }) {
     this.root = root;
     this.table = table;
     this.module = module;
     this.rules = rules;
     this.static = null;
     this.seats = watch ? {} : heldSeats(table.id); // seat -> token
+    this.side = watch ? side : null; // the side a spectator watches with (docs/protocol.md "Watching from a side")
+    this.delayed = null; // that stream's last `delayed`: how far behind, what it shows
+    this.offer = null; // the welcome's `side_watching`: the sides this table lets spectators choose
+    this.watchRefused = null; // why the side asked for was refused (then the page watches live)
     this.connections = new Map(); // seat (or "" for a spectator) -> TableConnection
     this.data = new Map(); // seat -> {view, legal, to_act, deadline, seq}
     this.activeSeat = null;
@@ -94,6 +113,7 @@ class LiveTable {
       forkBanner(t),
       this.seatTabs,
       this.specCount,
+      (this.watchMode = h("span#watch-mode.watch-mode")),
       this.connPill,
       this.rules ? this.rules.button() : null,
       this.alerts.button(),
@@ -152,7 +172,7 @@ class LiveTable {
   }
 
   connect(key, token) {
-    const conn = new TableConnection(this.table.id, token, { seat: key || null });
+    const conn = new TableConnection(this.table.id, token, { seat: key || null, watch: key ? null : this.side });
     this.connections.set(key, conn);
     const isPrimary = () => key === this.primaryKey;
     conn.addEventListener("state", () => {
@@ -165,6 +185,7 @@ class LiveTable {
       if (msg.static && !this.static) this.static = msg.static;
       this.spectators = msg.table?.spectators ?? this.spectators;
       this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
+      if (!key) this.watched(msg);
       this.ensureRenderer();
       if (isPrimary()) {
         if (this.renderer?.diceFromView && !this.newerDice && !this.dice.el.querySelector(".die")) {
@@ -182,6 +203,7 @@ class LiveTable {
       if (msg.view !== undefined) {
         this.data.set(key, { view: msg.view, legal: msg.legal || [], to_act: msg.to_act || [], deadline: msg.deadline ?? null, seq: msg.seq });
       }
+      if (!key && msg.delayed) this.watched(msg);
       if (isPrimary()) {
         this.log.addEvents(msg.seq, msg.events, { by: msg.by, auto: msg.auto });
         const rolls = this.rollsOf(msg.events);
@@ -203,7 +225,16 @@ class LiveTable {
     });
     conn.addEventListener("rejected", (e) => this.moves.refused(e.detail));
     // A bad token is followed by a 4401 close: the "state" listener drops the seat.
-    conn.addEventListener("error", (e) => e.detail.code !== "bad_token" && this.moves.showMessage(e.detail.message, "error", e.detail.code, e.detail.rule));
+    conn.addEventListener("error", (e) => {
+      if (e.detail.code !== "bad_token") this.moves.showMessage(e.detail.message, "error", e.detail.code, e.detail.rule);
+      // Watching from a side refused: the connection watches live instead (connection.js).
+      if (!key && WATCH_REFUSALS.has(e.detail.code)) {
+        this.side = null;
+        this.delayed = null;
+        this.watchRefused = e.detail.message;
+        this.renderWatchMode();
+      }
+    });
     conn.addEventListener("table", (e) => {
       this.table = e.detail.table;
       this.refresh();
@@ -223,6 +254,42 @@ class LiveTable {
       this.refresh();
     });
     conn.open();
+  }
+
+  /** A spectator's welcome or delayed update: what it may choose, and how far behind it is. */
+  watched(msg) {
+    if (msg.side_watching) this.offer = msg.side_watching;
+    this.delayed = msg.delayed || null;
+    this.renderWatchMode();
+  }
+
+  /**
+   * Spectators of a table that offers it choose how to watch: live (the public view) or with a
+   * side, whole rounds behind; a side's stream says clearly how far behind it is and what it shows.
+   */
+  renderWatchMode() {
+    clear(this.watchMode);
+    const offer = this.offer;
+    if (Object.keys(this.seats).length || !offer || !offer.sides.length) return;
+    const behind = roundsBehind(offer.rounds);
+    const select = h(
+      "select#watch-side",
+      {
+        "aria-label": "How to watch",
+        style: { maxWidth: "19rem" },
+        title: "Watching with a side shows its hidden cards, but only whole rounds late, so nothing seen can help a player.",
+        onchange: () => {
+          const url = new URL(location.href);
+          url.searchParams.set("watch", select.value || "1");
+          location.assign(url);
+        },
+      },
+      h("option", { value: "", selected: !this.side }, "Watch live (public)"),
+      offer.sides.map((side) => h("option", { value: side, selected: this.side === side }, `With ${sideName(side)} (${behind} behind)`)),
+    );
+    this.watchMode.append(select);
+    if (this.delayed) this.watchMode.append(h("span#watch-delay.pill", { role: "status" }, delayText(this.delayed)));
+    else if (this.watchRefused) this.watchMode.append(h("span#watch-refused.pill", { role: "status" }, `Watching live: ${this.watchRefused}`));
   }
 
   /** The dice in a batch of events, their labels naming the players. */
@@ -405,6 +472,10 @@ class LiveTable {
       append(this.turnBanner, h("span.muted", {}, "Connecting to the table…"));
       return;
     }
+    if (!d.view && this.delayed && this.table.status !== "open") {
+      append(this.turnBanner, h("span.muted", {}, `Watching with ${sideName(this.delayed.side)}: ${delayText(this.delayed)}.`));
+      return;
+    }
     if (!d.view) {
       append(this.turnBanner, h("span.muted", {}, "The game has not started yet; the board appears when the host starts it."));
       return;
@@ -424,6 +495,7 @@ class LiveTable {
     const others = waiting.filter((w) => w.dataset.seat !== this.activeSeat);
     append(
       this.turnBanner,
+      this.delayed && !this.delayed.over ? h("span#turn-delayed.muted", {}, `${roundsBehind(this.delayed.rounds)} behind:`) : null,
       h("strong#turn-text", {}, this.turnText()),
       mustAct
         ? h("span#waiting-for", {}, h("strong.your-turn", {}, "Your turn"), others.length ? [" · also waiting for: ", list(others)] : null)
