@@ -64,6 +64,7 @@ class Watcher:
     token_hash = None
     name = "spectator"
     closed = False
+    patches = False  # takes whole views (play/hub.py)
 
     def send(self, message: dict[str, Any]) -> None:
         pass
