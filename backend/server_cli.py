@@ -31,8 +31,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--log-level", default="info")
     p.add_argument("--check", action="store_true", help="print the effective settings and exit")
-    p.add_argument("--bots", type=int, default=None, metavar="N",
-                   help="bot runner processes to start beside the server (default 1; 0: none)")
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bot runner processes to start beside the server (default 1; 0: none)",
+    )
     p.set_defaults(func=run_serve)
 
     m = sub.add_parser("migrate", help="apply (or undo) database migrations")
@@ -220,8 +225,14 @@ def run_verify(args: argparse.Namespace, extra: list[str]) -> int:
     except (OSError, ValueError) as exc:
         print(f"FAILED: cannot read {args.record}: {exc}", file=sys.stderr)
         return 1
+    from backend.lobby.imports import Refused, check_shape
+
     try:
+        check_shape(record, max_actions=None)  # docs/record.schema.json, before any replay
         print(verify_record(record))
+    except Refused as exc:
+        print(f"FAILED: {exc.message}", file=sys.stderr)
+        return 1
     except VerifyFailed as exc:
         print(f"FAILED: {exc}", file=sys.stderr)
         return 1

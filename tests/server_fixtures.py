@@ -57,7 +57,7 @@ class ServerProcess:
     def ws_url(self, table_id: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/tables/{table_id}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 90.0) -> ServerProcess:
         env = {
             **os.environ,
             "PYTHONPATH": str(ROOT),

@@ -173,7 +173,7 @@ def _checking(request: Request) -> asyncio.Semaphore:
 def replay_of_record(body: bytes) -> dict[str, Any]:
     """The replay of the record ``body`` holds, or Refused saying the first thing wrong."""
     record = _parse(body)
-    _check_shape(record)
+    check_shape(record)
     game = _known_game(record)
     options = _check_setup(game, record)
     table = _table_of(game, record, options)
@@ -225,7 +225,9 @@ def _not_json_number(name: str) -> Any:
     raise ValueError(name)
 
 
-def _check_shape(record: Any) -> None:
+def check_shape(record: Any, max_actions: int | None = MAX_RECORD_ACTIONS) -> None:
+    """A record at all, of our format and schema (``python -m backend verify`` too, with no
+    bound on its length): refused with the first place that breaks it."""
     if not isinstance(record, dict):
         raise Refused(
             "not_a_record",
@@ -238,7 +240,7 @@ def _check_shape(record: Any) -> None:
             "not_a_record", f"This is not a Dragontable record: {said}; this server reads {FORMAT}."
         )
     actions = record.get("actions")
-    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
+    if max_actions is not None and isinstance(actions, list) and len(actions) > max_actions:
         raise Refused(
             "too_many_actions",
             f"This record has {len(actions)} actions; this server replays records of at most {MAX_RECORD_ACTIONS}.",

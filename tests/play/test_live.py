@@ -58,7 +58,10 @@ async def test_full_game_with_spectator_no_leaks_and_verify(server, api, tmp_pat
     bad_seed = dict(record, seed="00" * 32)
     bad_roll = json.loads(json.dumps(record))
     bad_roll["actions"][rolls[0]]["hash"] = "0" * 64
-    for tampered, why in ((bad_seed, "commitment"), (bad_roll, f"seq {rolls[0] + 1}")):
+    # The schema first (docs/record.schema.json): a record with a field it does not know fails there.
+    off_schema = dict(record, extra="?")
+    cases = ((bad_seed, "commitment"), (bad_roll, f"seq {rolls[0] + 1}"), (off_schema, "schema"))
+    for tampered, why in cases:
         path.write_text(json.dumps(tampered))
         res = subprocess.run(
             [sys.executable, "-m", "backend", "verify", str(path)], env=env, capture_output=True, text=True
