@@ -245,6 +245,16 @@ async def test_side_spectators_see_their_side_whole_rounds_behind_and_never_ahea
         await keeper_side.client.send({"type": "history", "before": live + 10})
         page = await keeper_side.client.expect("history")
         assert [e["seq"] for e in page["entries"]] == list(range(released + 1)) and page["complete"]
+        # Both side spectators leave, so the server drops what it held for them; the next one has
+        # it rebuilt by replaying the log, and is told exactly what the others were.
+        await early.client.close()
+        await keeper_side.client.close()
+        while (await spectator.expect("presence"))["spectators"] != 1:
+            pass
+        welcome = await early.hello(last_seq=released - 3)
+        assert welcome["seq"] == released
+        assert [m["seq"] for m in welcome["missed"]] == list(range(released - 2, released + 1))
+        assert (await keeper_side.hello())["seq"] == released
         # One more round: the stream goes on from where each reconnect left it.
         live = await play_until(seats, watchers, spectator, rnd, rounds=4 + rounds, limit=400, prefix="d")
         assert 0 <= released < early.client.seq < live
