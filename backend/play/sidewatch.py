@@ -12,11 +12,12 @@ Released steps go out in order, each with the events that side's seat was sent l
 one with the view.  The public stream is untouched.  Once the game is over everything is
 released: the replay reveals it all anyway.
 
-Memory, per table and only while someone watches from a side: the state at the start of each
-round not released yet (N of them, references: ``apply`` never mutates a state) and the steps
-after the released one, whose events go out when they are released.  The first side spectator
-builds them by replaying the log from the seed (a Dorn action replays in about 60 µs); the last
-one to leave drops them.
+Memory, per table and only once someone has watched it from a side: the state at the start of
+each round not released yet (N of them, references: ``apply`` never mutates a state) and the
+steps after the released one, whose events go out when they are released.  The first side
+spectator has them built by replaying the log from the seed (a 1000-step Dorn game in about
+0.2 s, off the event loop); they are kept until the table is unloaded, so a spectator who comes
+and goes never makes the server replay the game again.
 """
 
 from __future__ import annotations
@@ -162,10 +163,8 @@ class SideStreams:
         return conn in self.watchers
 
     def forget(self, conn: Connection) -> None:
-        """``conn`` left; with nobody left watching from a side the window is dropped."""
+        """``conn`` left (the window stays: see the module's docstring)."""
         self.watchers.pop(conn, None)
-        if not self.watchers:
-            self._window = None
 
     def reset(self) -> None:
         """The table's state was replaced (it started, or a replica reloaded): rebuild on next use."""

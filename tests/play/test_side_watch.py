@@ -14,7 +14,9 @@ checked against the game replayed from the server's own database:
   the side's own hidden cards, which the public spectator never sees.
 
 Reconnects in the middle ask with a ``last_seq`` ahead of the released step and behind it; a
-history page asks beyond it.  The public spectator stays live throughout.
+history page asks beyond it; a side spectator arriving mid-game is served from the log replayed.
+The public spectator stays live throughout.  Refused: a side the table does not allow, an unknown
+side, a seat asking to watch, a game without sides.
 """
 
 from __future__ import annotations
@@ -245,8 +247,7 @@ async def test_side_spectators_see_their_side_whole_rounds_behind_and_never_ahea
         await keeper_side.client.send({"type": "history", "before": live + 10})
         page = await keeper_side.client.expect("history")
         assert [e["seq"] for e in page["entries"]] == list(range(released + 1)) and page["complete"]
-        # Both side spectators leave, so the server drops what it held for them; the next one has
-        # it rebuilt by replaying the log, and is told exactly what the others were.
+        # Both side spectators leave and one comes back: it is told exactly what the others were.
         await early.client.close()
         await keeper_side.client.close()
         while (await spectator.expect("presence"))["spectators"] != 1:
@@ -293,7 +294,9 @@ async def test_side_spectators_see_their_side_whole_rounds_behind_and_never_ahea
     assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
-async def test_watching_from_a_side_is_refused_where_the_table_does_not_allow_it(tmp_path: Path) -> None:
+async def test_refused_where_the_table_does_not_allow_it_and_a_late_side_spectator(tmp_path: Path) -> None:
+    """Refusals (the socket stays open for a plain hello), then a side spectator who arrives in the
+    middle of a game on a table nobody watched from a side yet (its window built from the log)."""
     with ServerProcess(
         f"sqlite:///{tmp_path / 'refuse.db'}", env=FAST, log_path=tmp_path / "server.log"
     ) as server:
@@ -326,6 +329,26 @@ async def test_watching_from_a_side_is_refused_where_the_table_does_not_allow_it
             welcome = await client.expect("welcome")
             assert "delayed" not in welcome and welcome["seat"] is None
             await client.close()
+        # A side spectator arriving in the middle of a game has it replayed from the log: its
+        # welcome is the released step, exactly as the Keeper saw it then.
+        tokens = {"keeper": host.join(keeper_only, "keeper"), "heroes_1": token}
+        host.start(keeper_only)
+        seats = {s: WsClient(server.ws_url(keeper_only), t) for s, t in tokens.items()}
+        spectator = WsClient(server.ws_url(keeper_only))
+        for c in [*seats.values(), spectator]:
+            await c.connect()
+        live = await play_until(seats, [], spectator, random.Random(2), rounds=3, limit=400, prefix="a")
+        live = await play_until(seats, [], spectator, random.Random(3), rounds=99, limit=5, prefix="b")
+        late = SideSpectator(server.ws_url(keeper_only), "keeper")
+        welcome = await late.hello()
+        states = states_from_db(tmp_path / "refuse.db", keeper_only)
+        shown = welcome["seq"]
+        assert len(states) == live + 1 and shown == released_seqs(states, 1)[live] and 0 < shown < live
+        assert welcome["view"] == json.loads(json.dumps(GAME.view(states[shown], "keeper")))
+        assert welcome["delayed"] == {"side": "keeper", "seat": "keeper", "rounds": 1, "seq_live": live,
+                                      "round_live": 3, "round": 2, "over": False}  # fmt: skip
+        for c in [*seats.values(), spectator, late.client]:
+            await c.close()
         # The toy game offers no sides at all.
         toy = host.create_table("toy")["id"]
         client = WsClient(server.ws_url(toy))
