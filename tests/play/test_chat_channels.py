@@ -20,12 +20,40 @@ import pytest
 
 from backend.engine.registry import get_game
 from backend.engine.rng import Rng, seed_from_int
+from backend.play.chat import ChatRefused, Seating
 
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random
 from .helpers import check_no_leaks
 
 DORN = get_game("dorn")
 REDIS = "redis://127.0.0.1:6379/0"
+
+
+def test_the_rules_without_a_server() -> None:
+    """What the live tests below cannot reach cheaply: a seat nobody holds, a hot-seat player on
+    both sides, a game with one side only, and what a line said by one's own seat may be."""
+    dorn = DORN.sides(DORN.normalize_options(DORN.sim_options(Rng(seed_from_int(3)), 3, {})))
+    holders = {"keeper": "kay", "heroes_1": "kay", "heroes_2": None}
+    seating = Seating.of(holders, dorn, over=False)
+    # Kay holds the Keeper and a hero seat: one person reads both sides.
+    assert seating.readable("keeper") == {
+        "table",
+        "side:keeper",
+        "side:heroes",
+        "seat:keeper",
+        "seat:heroes_1",
+    }
+    assert seating.channel_for("heroes_1", "side") == "side:heroes"
+    with pytest.raises(ChatRefused) as refused_seat:
+        seating.channel_for("keeper", "seat:heroes_2")
+    assert refused_seat.value.code == "empty_seat"
+    # A private line reaches its sender's seats; the spectators' channel, no seat until the end.
+    assert seating.may_read("heroes_2", "seat:keeper", "heroes_2")
+    assert not seating.may_read("heroes_2", "spectators", None)
+    assert Seating.of(holders, dorn, over=True).may_read("heroes_2", "spectators", None)
+    # One side for every seat is no sides: "my side" would be the table without its spectators.
+    alone = Seating.of({"p1": "a", "p2": "b"}, {"all": ["p1", "p2"]}, over=False)
+    assert alone.side_of("p1") is None and alone.readable("p1") == {"table", "seat:p1"}
 
 
 async def say(client: WsClient, text: str, to: str | None = None) -> dict[str, Any]:
