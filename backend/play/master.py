@@ -653,7 +653,10 @@ class TableRuntime:
         if side is not None:  # the steps this releases to side spectators, who get no live update
             side.on_step(applied, self.state, finished=self.record.status == "finished")
         audiences: dict[str | None, Audience] = {}
-        for conn in list(self.connections):
+        # The seats first: their writers wake first, so a crowd of spectators (whose frames
+        # go out after) does not stand between the players and the game (issue 15, point 5).
+        conns = list(self.connections)
+        for conn in [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]:
             if side is not None and conn in side:
                 continue
             seat = conn.seat
