@@ -155,9 +155,10 @@ def walk_server_code(paths: Iterable[Path], walk: Walk) -> None:
             name, func = _name(node.func), node.func
             if name == "_refuse":
                 arg, into = (node.args[2] if len(node.args) > 2 else None), walk.codes
-            elif name == "BadMessage" or (
+            elif name in ("BadMessage", "ChatRefused", "Refusal") or (
                 name == "error" and isinstance(func, ast.Attribute) and ast.unparse(func.value) == "protocol"
             ):
+                # (ChatRefused: play/chat.py's channel refusals; Refusal: play/sidewatch.py's.)
                 arg, into = (node.args[0] if node.args else None), walk.errors
             elif name == "rejected" and path.name != "master.py":
                 walk.unread.append(f"{walk.where(path, node)}: a rejection outside TableRuntime._refuse")
