@@ -1,0 +1,484 @@
+"""Capacity of one server process (issue 15, points 4 and 5), each figure beside its baseline.
+
+    python bench/capacity.py [--only idle|tables|storm|audience ...] [--connections 10000]
+                             [--tables 200] [--storm 2000] [--spectators 2000] [--no-write]
+
+Starts ``python -m backend serve`` (SQLite file, one process) and measures, from this process
+over loopback:
+
+* ``idle``: memory per idle WebSocket. ``--connections`` spectators are spread over 100 started
+  Dorasure tables (connected 200 at a time, each waits for its welcome); the server's resident
+  memory is read (/proc) before and after, per connection. ``/healthz`` is asked 50 times while
+  they are all connected; its p50 and worst time are reported beside the same 50 asks before
+  any connection (the baseline).
+* ``tables``: memory of a table at rest, besides its connections. ``--tables`` tables of each
+  game are created, started and played (Dorasure 30 random legal actions, Dorn 60) by a socket
+  per seat, then every socket closes; after the server's idle eviction would run, the resident
+  memory less the baseline of an empty server, per table. (Tables stay loaded for 30 s after the
+  last socket leaves; the figure is taken before that, so it is the loaded table's cost.)
+* ``storm``: a reconnect storm. ``--storm`` clients (seats and spectators of 50 tables) are
+  connected and have their welcome; the server is killed (SIGKILL) and started again on the same
+  port; every client reconnects with its ``last_seq`` (retrying every 50–250 ms, jittered) and
+  the time from the new server's first ``/healthz`` to the last client's welcome is reported.
+* ``audience``: one Dorasure table of 4 seats plays random legal actions paced at ``--rate``
+  actions/s for ``--seconds``; the players' latency (act → every seat has the update) p50/p99 is
+  measured without spectators, then with ``--spectators`` connected, in the same run. Frames are
+  counted at the clients: per action and connection (1.0 means one frame each, O(n) per action),
+  and the frames the arrivals of the spectators caused at the connections already there, per
+  arrival (presence is coalesced: far fewer than the n connections there means O(n) per arrival).
+
+Figures go into the "Capacity" section of bench/README.md with the load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+import websockets  # noqa: E402
+
+from tests.server_fixtures import Api, ServerProcess  # noqa: E402
+
+README = ROOT / "bench" / "README.md"
+BEGIN, END = "<!-- capacity:begin -->", "<!-- capacity:end -->"
+HEAD = re.compile(r'\{"type": ?"(\w+)"(?:, ?"seq": ?(\d+))?')
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+class Client:
+    """One socket of the bench: counts frames by type and remembers the seq it reached."""
+
+    def __init__(self, url: str, token: str | None, *, parse: bool = False) -> None:
+        self.url, self.token, self.parse = url, token, parse
+        self.ws: Any = None
+        self.seq = 0
+        self.frames: dict[str, int] = {}
+        self.welcomed = asyncio.Event()
+        self.legal: list[Any] = []
+        self.to_act: list[str] = []
+        self.finished = False
+        self.waiters: dict[int, asyncio.Future[float]] = {}
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self, last_seq: int | None = None) -> None:
+        self.welcomed.clear()
+        self.ws = await websockets.connect(self.url, max_size=2**24, open_timeout=60, ping_interval=None)
+        hello: dict[str, Any] = {"type": "hello", "seat_token": self.token}
+        if last_seq is not None:
+            hello["last_seq"] = last_seq
+        await self.ws.send(json.dumps(hello))
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                head = HEAD.match(text)
+                kind = head.group(1) if head else "?"
+                self.frames[kind] = self.frames.get(kind, 0) + 1
+                if self.parse and kind in ("welcome", "update"):
+                    msg = json.loads(text)
+                    self.legal, self.to_act = msg.get("legal", []), msg.get("to_act", [])
+                    self._reached(msg["seq"], now)
+                elif kind in ("welcome", "update") and head and head.group(2):
+                    self._reached(int(head.group(2)), now)
+                elif kind == "welcome":
+                    self._reached(int(json.loads(text)["seq"]), now)
+                if kind == "welcome":
+                    self.welcomed.set()
+                elif kind == "finished":
+                    self.finished = True
+        except (websockets.ConnectionClosed, OSError):
+            pass
+
+    def _reached(self, seq: int, now: float) -> None:
+        self.seq = seq
+        for s in [s for s in self.waiters if s <= seq]:
+            fut = self.waiters.pop(s)
+            if not fut.done():
+                fut.set_result(now)
+
+    def arrival(self, seq: int) -> asyncio.Future[float]:
+        fut = asyncio.get_running_loop().create_future()
+        if self.seq >= seq:
+            fut.set_result(time.perf_counter())
+        else:
+            self.waiters[seq] = fut
+        return fut
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await self.reader
+
+
+async def in_batches(items: list[Any], size: int, each: Callable[[Any], Awaitable[None]]) -> None:
+    for i in range(0, len(items), size):
+        await asyncio.gather(*(each(x) for x in items[i : i + size]))
+
+
+def started_tables(
+    server: ServerProcess, game: str, count: int, options: dict[str, Any]
+) -> list[tuple[str, dict[str, str]]]:
+    api = Api(server.base_url, "bench")
+    made = []
+    for _ in range(count):
+        table = api.create_table(game, options)
+        tokens = {s["seat"]: api.join(table["id"], s["seat"]) for s in table["seats"]}
+        api.start(table["id"])
+        made.append((table["id"], tokens))
+    return made
+
+
+async def healthz_times(base: str, n: int = 50) -> list[float]:
+    times = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            assert (await http.get("/healthz")).status_code == 200
+            times.append((time.perf_counter() - t0) * 1000)
+            await asyncio.sleep(0.01)
+    return times
+
+
+async def play(clients: dict[str, Client], actions: int, rnd: random.Random) -> int:
+    """Random legal play by the seats' sockets, one action in flight; returns actions played."""
+    everyone = list(clients.values())
+    done = 0
+    for n in range(actions):
+        ready = [c for s, c in clients.items() if s in c.to_act and c.legal]
+        waited = 0
+        while not ready and waited < 200 and not any(c.finished for c in everyone):
+            await asyncio.sleep(0.01)
+            waited += 1
+            ready = [c for s, c in clients.items() if s in c.to_act and c.legal]
+        if not ready:
+            break
+        actor = rnd.choice(ready)
+        seq = actor.seq + 1
+        arrivals = [c.arrival(seq) for c in everyone]
+        await actor.ws.send(
+            json.dumps(
+                {"type": "act", "seq": actor.seq, "action_id": f"c{n}", "action": rnd.choice(actor.legal)}
+            )
+        )
+        await asyncio.wait_for(asyncio.gather(*arrivals), 30)
+        done += 1
+    return done
+
+
+# -- the phases ---------------------------------------------------------------------------------
+async def phase_idle(server: ServerProcess, connections: int) -> dict[str, Any]:
+    tables = await asyncio.to_thread(started_tables, server, "dorasure", 100, {"heroes": ["ninja", "hunter"]})
+    # Load every table once (a first socket each) so the figure is the connections' alone.
+    warm = [Client(server.ws_url(t), None) for t, _ in tables]
+    await in_batches(warm, 100, lambda c: c.connect())
+    await asyncio.gather(*(asyncio.wait_for(c.welcomed.wait(), 60) for c in warm))
+    await asyncio.sleep(1.0)
+    before_health = await healthz_times(server.base_url)
+    rss0 = rss_kib(server.pid)
+    clients = [Client(server.ws_url(tables[i % len(tables)][0]), None) for i in range(connections)]
+
+    async def connect(c: Client) -> None:
+        await c.connect()
+        await asyncio.wait_for(c.welcomed.wait(), 120)
+
+    t0 = time.perf_counter()
+    await in_batches(clients, 200, connect)
+    connect_s = time.perf_counter() - t0
+    await asyncio.sleep(3.0)  # presence frames coalesce and go out; the heap settles
+    rss1 = rss_kib(server.pid)
+    during_health = await healthz_times(server.base_url)
+    for c in clients + warm:
+        await c.close()
+    return {
+        "connections": connections,
+        "connect_seconds": round(connect_s, 1),
+        "rss_before_kib": rss0,
+        "rss_after_kib": rss1,
+        "kib_per_connection": round((rss1 - rss0) / connections, 1),
+        "healthz_before_ms": [round(quantile(before_health, 0.5), 1), round(max(before_health), 1)],
+        "healthz_during_ms": [round(quantile(during_health, 0.5), 1), round(max(during_health), 1)],
+    }
+
+
+async def phase_tables(server: ServerProcess, count: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"tables": count}
+    plays = {"dorasure": ({"heroes": ["ninja", "hunter", "paladin", "shaman"]}, 30), "dorn": ({}, 60)}
+    rnd = random.Random(5)
+    for game, (options, actions) in plays.items():
+        await asyncio.sleep(1.0)
+        rss0 = rss_kib(server.pid)
+        tables = await asyncio.to_thread(started_tables, server, game, count, options)
+        played = 0
+        for table_id, tokens in tables:
+            clients = {
+                seat: Client(server.ws_url(table_id), token, parse=True) for seat, token in tokens.items()
+            }
+            for c in clients.values():
+                await c.connect()
+            await asyncio.gather(*(asyncio.wait_for(c.welcomed.wait(), 60) for c in clients.values()))
+            played += await play(clients, actions, rnd)
+            for c in clients.values():
+                await c.close()
+        await asyncio.sleep(2.0)  # the sockets are gone (tables stay loaded for 30 s after)
+        rss1 = rss_kib(server.pid)
+        out[game] = {
+            "kib_per_table": round((rss1 - rss0) / count, 1),
+            "actions_per_table": round(played / count, 1),
+        }
+    return out
+
+
+async def phase_storm(server: ServerProcess, clients_n: int) -> dict[str, Any]:
+    per_table = 40  # 4 seats + 36 spectators
+    tables = await asyncio.to_thread(
+        started_tables,
+        server,
+        "dorasure",
+        max(1, clients_n // per_table),
+        {"heroes": ["ninja", "hunter", "paladin", "shaman"]},
+    )
+    clients: list[Client] = []
+    for table_id, tokens in tables:
+        for token in tokens.values():
+            clients.append(Client(server.ws_url(table_id), token))
+        clients += [Client(server.ws_url(table_id), None) for _ in range(per_table - len(tokens))]
+    clients = clients[:clients_n]
+
+    async def connect(c: Client) -> None:
+        await c.connect()
+        await asyncio.wait_for(c.welcomed.wait(), 120)
+
+    await in_batches(clients, 200, connect)
+    seqs = [c.seq for c in clients]
+    server.kill()
+    for c in clients:
+        if c.reader is not None:
+            await c.reader
+    server.start(timeout=120)
+    t0 = time.perf_counter()
+    rnd = random.Random(3)
+    attempts = [0]
+
+    async def reconnect(c: Client, last_seq: int) -> float:
+        while True:
+            attempts[0] += 1
+            try:
+                await c.connect(last_seq=last_seq)
+                await asyncio.wait_for(c.welcomed.wait(), 30)
+                return time.perf_counter() - t0
+            except (TimeoutError, OSError, websockets.WebSocketException):
+                await asyncio.sleep(0.05 + 0.2 * rnd.random())
+
+    times = await asyncio.gather(*(reconnect(c, s) for c, s in zip(clients, seqs, strict=True)))
+    for c in clients:
+        await c.close()
+    return {
+        "clients": len(clients),
+        "resynced_p50_s": round(quantile(list(times), 0.5), 2),
+        "all_resynced_s": round(max(times), 2),
+        "connect_attempts": attempts[0],
+    }
+
+
+async def phase_audience(
+    server: ServerProcess, spectators: int, rate: float, seconds: float
+) -> dict[str, Any]:
+    options = {"heroes": ["ninja", "hunter", "paladin", "shaman"]}
+    rnd = random.Random(11)
+
+    async def run(with_spectators: int) -> dict[str, Any]:
+        ((table_id, tokens),) = await asyncio.to_thread(started_tables, server, "dorasure", 1, options)
+        seats = {seat: Client(server.ws_url(table_id), token, parse=True) for seat, token in tokens.items()}
+        for c in seats.values():
+            await c.connect()
+        await asyncio.gather(*(asyncio.wait_for(c.welcomed.wait(), 60) for c in seats.values()))
+        watchers = [Client(server.ws_url(table_id), None) for _ in range(with_spectators)]
+        before = sum(sum(c.frames.values()) for c in seats.values())
+
+        async def connect(c: Client) -> None:
+            await c.connect()
+            await asyncio.wait_for(c.welcomed.wait(), 120)
+
+        await in_batches(watchers, 200, connect)
+        await asyncio.sleep(2.0)  # the last coalesced presence frame
+        # Frames the arrivals caused at the seats and spectators already there (welcomes excluded).
+        arrival_frames = sum(sum(c.frames.values()) for c in seats.values()) - before
+        arrival_frames += sum(sum(n for k, n in c.frames.items() if k != "welcome") for c in watchers)
+        counted = {id(c): dict(c.frames) for c in [*seats.values(), *watchers]}
+        everyone = [*seats.values(), *watchers]
+        latencies: list[float] = []
+        interval = 1.0 / rate
+        deadline = time.perf_counter() + seconds
+        n = 0
+        while time.perf_counter() < deadline and not any(c.finished for c in seats.values()):
+            ready = [c for s, c in seats.items() if s in c.to_act and c.legal]
+            if not ready:
+                await asyncio.sleep(0.01)
+                continue
+            actor = rnd.choice(ready)
+            seq = actor.seq + 1
+            arrivals = [c.arrival(seq) for c in seats.values()]
+            everyone_has = [c.arrival(seq) for c in watchers]
+            sent = time.perf_counter()
+            await actor.ws.send(
+                json.dumps(
+                    {"type": "act", "seq": actor.seq, "action_id": f"a{n}", "action": rnd.choice(actor.legal)}
+                )
+            )
+            done = await asyncio.wait_for(asyncio.gather(*arrivals), 60)
+            latencies.append((max(done) - sent) * 1000)
+            await asyncio.wait_for(asyncio.gather(*everyone_has), 120)
+            n += 1
+            await asyncio.sleep(max(0.0, sent + interval - time.perf_counter()))
+        frames = sum(sum(c.frames.values()) - sum(counted[id(c)].values()) for c in everyone)
+        for c in everyone:
+            await c.close()
+        return {
+            "spectators": with_spectators,
+            "actions": n,
+            "players_p50_ms": round(quantile(latencies, 0.5), 2),
+            "players_p99_ms": round(quantile(latencies, 0.99), 2),
+            "frames_per_action_per_connection": round(frames / max(1, n) / len(everyone), 3),
+            "arrival_frames_per_arrival": round(arrival_frames / max(1, with_spectators), 3)
+            if with_spectators
+            else None,
+        }
+
+    alone = await run(0)
+    watched = await run(spectators)
+    return {
+        "rate": rate,
+        "alone": alone,
+        "watched": watched,
+        "p99_ratio": round(watched["players_p99_ms"] / max(0.01, alone["players_p99_ms"]), 2),
+    }
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="dt-capacity-"))
+    server = ServerProcess(
+        f"sqlite:///{tmp / 'capacity.db'}",
+        env={"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600", **dict(kv.split("=", 1) for kv in args.server_env)},
+        log_path=tmp / "server.log",
+    ).start(timeout=120)
+    result: dict[str, Any] = {"load_average": [round(os.getloadavg()[0], 2)], "cores": os.cpu_count()}
+    try:
+        await asyncio.sleep(1.0)
+        result["empty_server_rss_kib"] = rss_kib(server.pid)
+        phases = args.only or ["idle", "tables", "storm", "audience"]
+        if "tables" in phases:
+            result["tables"] = await phase_tables(server, args.tables)
+            print(json.dumps(result["tables"]), flush=True)
+        if "idle" in phases:
+            result["idle"] = await phase_idle(server, args.connections)
+            print(json.dumps(result["idle"]), flush=True)
+        if "audience" in phases:
+            result["audience"] = await phase_audience(server, args.spectators, args.rate, args.seconds)
+            print(json.dumps(result["audience"]), flush=True)
+        if "storm" in phases:
+            result["storm"] = await phase_storm(server, args.storm)
+            print(json.dumps(result["storm"]), flush=True)
+    finally:
+        server.stop()
+    result["load_average"].append(round(os.getloadavg()[0], 2))
+    return result
+
+
+def write_readme(r: dict[str, Any]) -> None:
+    lines = [
+        BEGIN,
+        f"Last run of `python bench/capacity.py`: one server process (SQLite), {r['cores']} cores shared "
+        f"with the load generator, load average {r['load_average'][0]} → {r['load_average'][-1]}; "
+        f"empty server {r['empty_server_rss_kib']} KiB resident.",
+        "",
+        "| measure | figure | baseline in the same run | goal |",
+        "|---|---|---|---|",
+    ]
+    if "idle" in r:
+        i = r["idle"]
+        lines.append(f"| {i['connections']} idle WebSockets: memory each | {i['kib_per_connection']} KiB | "
+                     f"{i['rss_before_kib']} → {i['rss_after_kib']} KiB resident | ≤ 20 KiB |")  # fmt: skip
+        lines.append(f"| `/healthz` p50 / worst with them connected | {i['healthz_during_ms'][0]} / {i['healthz_during_ms'][1]} ms | "
+                     f"{i['healthz_before_ms'][0]} / {i['healthz_before_ms'][1]} ms before | < 50 ms |")  # fmt: skip
+    if "tables" in r:
+        t = r["tables"]
+        for game, goal in (("dorasure", 16), ("dorn", 32)):
+            g = t[game]
+            lines.append(f"| a {game} table at rest ({t['tables']} tables, {g['actions_per_table']} actions each) | "
+                         f"{g['kib_per_table']} KiB | – | ≤ {goal} KiB |")  # fmt: skip
+    if "storm" in r:
+        s = r["storm"]
+        lines.append(f"| reconnect storm: {s['clients']} clients after a SIGKILL and restart | all resynced in "
+                     f"{s['all_resynced_s']} s (p50 {s['resynced_p50_s']} s) | {s['connect_attempts']} connection attempts | ≤ 10 s |")  # fmt: skip
+    if "audience" in r:
+        a = r["audience"]
+        al, w = a["alone"], a["watched"]
+        lines.append(f"| players' p50 / p99 at {a['rate']:g} actions/s with {w['spectators']} spectators | "
+                     f"{w['players_p50_ms']} / {w['players_p99_ms']} ms | {al['players_p50_ms']} / {al['players_p99_ms']} ms alone "
+                     f"(ratio {a['p99_ratio']}) | p99 within 20 % |")  # fmt: skip
+        lines.append(f"| frames per action and connection, {w['spectators']} spectators | {w['frames_per_action_per_connection']} | "
+                     f"{al['frames_per_action_per_connection']} alone | O(n): ≈ 1 |")  # fmt: skip
+        lines.append(
+            f"| frames at the table per spectator arrival (presence coalesced) | {w['arrival_frames_per_arrival']} | "
+            f"{w['spectators']} connections there at most | O(n): ≤ n |"
+        )
+    lines += ["", END]
+    body = "\n".join(lines) + "\n"
+    text = README.read_text()
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", body, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n## Capacity\n\n" + body
+    README.write_text(text)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", action="append", choices=("idle", "tables", "storm", "audience"))
+    p.add_argument("--connections", type=int, default=10_000)
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--storm", type=int, default=2000)
+    p.add_argument("--spectators", type=int, default=2000)
+    p.add_argument("--rate", type=float, default=4.0, help="actions/s of the watched table")
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                   help="a setting of the server under test, e.g. DRAGONTABLE_WS_IMPL=websockets-sansio")  # fmt: skip
+    p.add_argument("--no-write", action="store_true")
+    args = p.parse_args()
+    result = asyncio.run(main_async(args))
+    print(json.dumps(result, indent=2))
+    if not args.no_write:
+        write_readme(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
