@@ -294,66 +294,31 @@ def _sort_block(
 
 
 def _keeper_moves_listed(s: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
-    """``_keeper_moves`` for any list: every move read in turn."""
+    """``_keeper_moves`` for any list: each creature's moves (the list holds them together)
+    sorted by ``_sort_block``, as the blocks are."""
     targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
-    melee, pike, shot = _engagement(targets)
     gate = bool(s["gate"])
     monsters = s["monsters"]
     engage: list[Action] = []
     chamber: list[Action] = []
     approach: list[Action] = []
-    closer: list[Action] = []
-    deeper: list[Action] = []
-    figure = None
-    wanted = melee
-    dist: dict[int, int] = {}
-    dists: dict[str, dict[int, int]] = {}
-    here: int | None = None
-    best: int | None = None
-    depth = -1
-    settled = inside = False
+    runs: list[tuple[str, dict[tuple[int, int], Action]]] = []
     for a in legal:
         if a["type"] != "move":
             continue
-        if a["figure"] != figure:  # the list holds each creature's moves together
-            approach += closer
-            chamber += deeper
-            closer, best, deeper = [], None, []
-            figure = a["figure"]
-            if figure == ZORKAL:
-                at, kind = s["zorkal"]["cell"], "melee"
-            else:
-                m = monsters[figure]
-                at, kind = m["cell"], MONSTERS[m["type"]]["reach"]
-            wanted = pike if kind == "pike" else shot if kind == "shot" else melee
-            # A creature placed to attack has no purpose in moving on.
-            settled = at in wanted
-            inside = at in CHAMBER
-            depth = CHAMBER_DEPTH[at] if inside else -1
-            dist = dists.get(kind) or dists.setdefault(kind, _creature_distances(targets, kind, gate))
-            here = dist.get(at)
-        if settled:
-            continue
-        x, y = a["to"]
-        cell = y * W + x
-        if cell in wanted:
-            engage.append(a)
-        elif cell in CHAMBER:
-            d = CHAMBER_DEPTH[cell]
-            if d > depth:
-                deeper, depth = [a], d
-            elif d == depth and deeper:
-                deeper.append(a)
-        elif inside:
-            continue
-        elif here is not None:
-            near = dist.get(cell)
-            if near is not None and near < here and (best is None or near <= best):
-                if best is None or near < best:
-                    closer, best = [], near
-                closer.append(a)
-    approach += closer
-    chamber += deeper
+        if not runs or runs[-1][0] != a["figure"]:
+            runs.append((a["figure"], {}))
+        runs[-1][1][(a["to"][0], a["to"][1])] = a
+    for figure, moves in runs:
+        if figure == ZORKAL:
+            at, kind = s["zorkal"]["cell"], "melee"
+        else:
+            m = monsters[figure]
+            at, kind = m["cell"], MONSTERS[m["type"]]["reach"]
+        ours, deeper, closer = _sort_block(at, tuple(moves), kind, targets, gate)
+        engage += (moves[c] for c in ours)
+        chamber += (moves[c] for c in deeper)
+        approach += (moves[c] for c in closer)
     return engage or chamber, approach
 
 
