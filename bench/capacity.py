@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
+from bench.seqwait import SeqTracker  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess  # noqa: E402
 
 README = ROOT / "bench" / "README.md"
@@ -70,19 +71,18 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-class Client:
+class Client(SeqTracker):
     """One socket of the bench: counts frames by type and remembers the seq it reached."""
 
     def __init__(self, url: str, token: str | None, *, parse: bool = False) -> None:
+        super().__init__()
         self.url, self.token, self.parse = url, token, parse
         self.ws: Any = None
-        self.seq = 0
         self.frames: dict[str, int] = {}
         self.welcomed = asyncio.Event()
         self.legal: list[Any] = []
         self.to_act: list[str] = []
         self.finished = False
-        self.waiters: dict[int, asyncio.Future[float]] = {}
         self.reader: asyncio.Task[None] | None = None
 
     async def connect(self, last_seq: int | None = None) -> None:
@@ -104,32 +104,17 @@ class Client:
                 if self.parse and kind in ("welcome", "update"):
                     msg = json.loads(text)
                     self.legal, self.to_act = msg.get("legal", []), msg.get("to_act", [])
-                    self._reached(msg["seq"], now)
+                    self.reached(msg["seq"], now)
                 elif kind in ("welcome", "update") and head and head.group(2):
-                    self._reached(int(head.group(2)), now)
+                    self.reached(int(head.group(2)), now)
                 elif kind == "welcome":
-                    self._reached(int(json.loads(text)["seq"]), now)
+                    self.reached(int(json.loads(text)["seq"]), now)
                 if kind == "welcome":
                     self.welcomed.set()
                 elif kind == "finished":
                     self.finished = True
         except (websockets.ConnectionClosed, OSError):
             pass
-
-    def _reached(self, seq: int, now: float) -> None:
-        self.seq = seq
-        for s in [s for s in self.waiters if s <= seq]:
-            fut = self.waiters.pop(s)
-            if not fut.done():
-                fut.set_result(now)
-
-    def arrival(self, seq: int) -> asyncio.Future[float]:
-        fut = asyncio.get_running_loop().create_future()
-        if self.seq >= seq:
-            fut.set_result(time.perf_counter())
-        else:
-            self.waiters[seq] = fut
-        return fut
 
     async def close(self) -> None:
         if self.ws is not None:

@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 
 from backend.play import patch  # noqa: E402
+from bench.seqwait import SeqTracker  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
 
 try:
@@ -92,7 +93,7 @@ HEAD = re.compile(r'\{"type": ?"(update|bench)", ?"seq": ?(\d+)')
 UPDATE = ('{"type":"update"', '{"type": "update"')
 
 
-class Peer:
+class Peer(SeqTracker):
     """One connection of the load generator: tracks the seq it has reached.
 
     The generator shares the two cores with the server, so it parses only what it
@@ -101,15 +102,14 @@ class Peer:
     """
 
     def __init__(self, ws: Any, *, seat: bool = False, stats: Stats | None = None) -> None:
+        super().__init__()
         self.ws = ws
         self.seat = seat
         self.stats = stats
         self.doc: Any = None  # a seat's {"v": view, "l": legal, "t": to_act}: what patches apply to
-        self.seq = 0
         self.legal: list[Any] = []
         self.to_act: list[str] = []
         self.finished = False
-        self.waiters: dict[int, asyncio.Future[float]] = {}
         self.reader = asyncio.create_task(self.read())
 
     async def read(self) -> None:
@@ -141,20 +141,6 @@ class Peer:
                     self.reached(msg["seq"], now)
         except websockets.ConnectionClosed:
             pass
-
-    def reached(self, seq: int, now: float) -> None:
-        self.seq = seq
-        fut = self.waiters.pop(seq, None)
-        if fut is not None and not fut.done():
-            fut.set_result(now)
-
-    def arrival(self, seq: int) -> asyncio.Future[float]:
-        fut = asyncio.get_running_loop().create_future()
-        if self.seq >= seq:
-            fut.set_result(time.perf_counter())
-        else:
-            self.waiters[seq] = fut
-        return fut
 
 
 class Phase:
