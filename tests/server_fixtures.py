@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -283,3 +284,18 @@ async def play_random(
         for c in everyone:
             await c.wait_seq(answer["seq"])
     return acked
+
+
+async def finish_game(server: ServerProcess, table_id: str, tokens: dict[str, str], seed: int) -> int:
+    """Every seat of a started table plays random listed actions to the end over its own
+    socket; returns the last seq acknowledged."""
+    seats = {seat: WsClient(server.ws_url(table_id), token) for seat, token in tokens.items()}
+    for client in seats.values():
+        await client.connect()
+    try:
+        acked = await play_random(seats, [], random.Random(seed), max_actions=6000)
+        assert any(c.finished for c in seats.values()), "the game did not end"
+        return acked[-1]
+    finally:
+        for client in seats.values():
+            await client.close()

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
-from tests.server_fixtures import Api, ServerProcess, WsClient, play_random, start_table
+from tests.server_fixtures import Api, ServerProcess, finish_game, start_table
 
 from .helpers import Recorder, due_seat, finish, new_player, seq_of, take_seat, wait_live
 from .test_dorasure_table import play_one
@@ -37,25 +35,13 @@ def server(tmp_path_factory: pytest.TempPathFactory, artifacts: Path) -> Iterato
     srv.stop()
 
 
-async def _finish_game(server: Any, table_id: str, tokens: dict[str, str]) -> None:
-    seats = {seat: WsClient(server.ws_url(table_id), token) for seat, token in tokens.items()}
-    for client in seats.values():
-        await client.connect()
-    try:
-        await play_random(seats, [], random.Random(7), max_actions=6000)
-        assert any(c.finished for c in seats.values()), "the game did not end"
-    finally:
-        for client in seats.values():
-            await client.close()
-
-
 @pytest.mark.timeout(240)
 def test_play_from_a_replay_step_into_a_new_table(browser, server: ServerProcess, artifacts: Path) -> None:
     api = Api(server.base_url, "First players")
     original, tokens = start_table(api, "dorasure", {"heroes": ["ninja", "hunter"]})
     # Playwright's sync API owns this thread's event loop: the WebSocket players get their own thread.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _finish_game(server, original, tokens)).result()
+        pool.submit(asyncio.run, finish_game(server, original, tokens, seed=7)).result()
 
     rec = Recorder()
     page = new_player(browser, rec)

@@ -8,31 +8,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server_fixtures import Api, WsClient, play_random, start_table
+from tests.server_fixtures import Api, finish_game, start_table
 
 from .helpers import Recorder, finish, new_player
 
 pytestmark = pytest.mark.e2e
-
-
-async def _finish_game(server: Any, table_id: str, tokens: dict[str, str]) -> int:
-    seats = {seat: WsClient(server.ws_url(table_id), token) for seat, token in tokens.items()}
-    for client in seats.values():
-        await client.connect()
-    try:
-        acked = await play_random(seats, [], random.Random(3), max_actions=6000)
-        assert any(c.finished for c in seats.values()), "the game did not end"
-        return acked[-1]
-    finally:
-        for client in seats.values():
-            await client.close()
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +28,7 @@ def finished(server: Any) -> tuple[str, dict[str, Any]]:
     table_id, tokens = start_table(api, "dorasure", {"heroes": ["ninja", "hunter"]})
     # Playwright's sync API owns this thread's event loop: the WebSocket players get their own thread.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _finish_game(server, table_id, tokens)).result()
+        pool.submit(asyncio.run, finish_game(server, table_id, tokens, seed=3)).result()
     record = httpx.get(f"{server.base_url}/api/tables/{table_id}/export").json()
     assert record["complete"] is True
     return table_id, record
