@@ -58,14 +58,27 @@ def thresholds(s: State, hid: str) -> dict[str, int]:
     key = _board_key(s, hid)
     table = _THRESHOLDS.get(key)
     if table is None:
+        if len(_THRESHOLDS) >= 1024:  # a long-lived server sees many boards: keep the recent ones
+            _THRESHOLDS.clear()
         table = _THRESHOLDS[key] = {n: threshold(s, hid, n) for n in MOVE_NEIGHBOURS}
     return table
 
 
 def _board_key(s: State, hid: str) -> tuple[Any, ...]:
-    """What the thresholds and the sharing rules of every node depend on."""
-    sea = any(t == "sea_of_trees" for t in s.lands.values()) and attr(s.heroes[hid], "search") >= 2
-    return (tuple(sorted(s.lands.items())), s.razed, sea)
+    """What the thresholds and the sharing rules of every node depend on: the lands, Belk's
+    razing, and which lands this hero's Search makes easier (Sea of Trees, its data's
+    ``search_threshold``)."""
+    search = attr(s.heroes[hid], "search")
+    eased = tuple(
+        sorted(
+            {
+                t
+                for t in s.lands.values()
+                if (alt := LANDS[t].get("search_threshold")) and search >= alt["search"]
+            }
+        )
+    )
+    return (tuple(sorted(s.lands.items())), s.razed, eased)
 
 
 def _dominated(kept: list[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
