@@ -65,8 +65,9 @@ class Audience:
             ops = patch.diff(base, self.doc)
             if patch.encoded_size(ops) < len(self._canonical):
                 frame = protocol.dumps(
-                    protocol.patched_update(self._seq, self._events, self._by, self._action_id, self._auto,
-                                            ops, self._hash, self._deadline)
+                    protocol.patched_update(self._seq, self._events, self._by,
+                                            self._action_id if conn.seat == self._by else None,
+                                            self._auto, ops, self._hash, self._deadline)
                 )  # fmt: skip
             else:
                 frame = self.whole()

@@ -176,7 +176,7 @@ def patched_update(
     seq: int,
     events: list[dict[str, Any]],
     by: str,
-    action_id: str,
+    action_id: str | None,
     auto: bool,
     patch: list[list[Any]],
     view_hash: str,
@@ -184,11 +184,19 @@ def patched_update(
 ) -> dict[str, Any]:
     """An update for a client that takes patches: ``patch`` (play/patch.py) turns the
     ``{"v": view, "l": legal, "t": to_act}`` it was last sent into this update's, whose
-    ``view_hash`` it checks.  ``auto`` is there only when true (it is part of every frame)."""
-    message = {"type": "update", "seq": seq, "events": events, "by": by, "action_id": action_id}
+    ``view_hash`` it checks.  What a patched frame can do without is left out, since it is
+    part of every frame (issue 15, point 1): ``auto`` unless true, ``deadline`` unless set, and
+    ``action_id`` (None) for every audience but the acting seat's, the only one that matches
+    it to what it sent."""
+    message: dict[str, Any] = {"type": "update", "seq": seq, "events": events, "by": by}
+    if action_id is not None:
+        message["action_id"] = action_id
     if auto:
         message["auto"] = True
-    return {**message, "patch": patch, "view_hash": view_hash, "deadline": deadline}
+    message["patch"], message["view_hash"] = patch, view_hash
+    if deadline is not None:
+        message["deadline"] = deadline
+    return message
 
 
 def delayed(

@@ -192,7 +192,9 @@ export class TableConnection extends EventTarget {
             return;
           }
           this.doc = doc;
-          msg = { ...msg, auto: msg.auto === true, view: doc.v, legal: doc.l, to_act: doc.t };
+          // A patched frame leaves out what it can (docs/protocol.md): a false auto, a null
+          // deadline, and the action id of an action this seat did not send.
+          msg = { ...msg, auto: msg.auto === true, action_id: msg.action_id ?? null, deadline: msg.deadline ?? null, view: doc.v, legal: doc.l, to_act: doc.t };
         } else if (msg.view !== undefined) {
           this.doc = { v: msg.view, l: msg.legal || [], t: msg.to_act || [] };
         }

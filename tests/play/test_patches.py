@@ -405,6 +405,14 @@ async def test_a_patched_client_holds_what_a_fresh_welcome_gives_at_every_step(
         others = [t for s, t in tokens.items() if s != c.seat]
         assert check_no_leaks(game, states, c, seed_hex, others) > 0
         assert check_patch_frames(game, states, c) == c.patched
+    # What a patched frame leaves out: the action id, but on the acting seat's own frames, and a
+    # deadline that is not set (docs/protocol.md); the plain client's whole frames have both.
+    told = {m["seq"]: m for m in map(json.loads, plain.raw) if m.get("type") == "update"}
+    for c in [*seats.values(), *spectators]:
+        for msg in (m for m in map(json.loads, c.raw) if m.get("type") == "update" and "patch" in m):
+            whole = told[msg["seq"]]
+            assert msg.get("action_id") == (whole["action_id"] if msg["by"] == c.seat else None), msg
+            assert msg.get("deadline") == whole["deadline"] and ("deadline" in msg) == (whole["deadline"] is not None)
     # Patches are what makes the frames small: the spectators' against the plain client's.
     patched_bytes = sorted(len(t) for t in spectators[1].raw if '"patch"' in t)
     whole_bytes = sorted(len(t) for t in plain.raw if t.startswith('{"type":"update"'))
