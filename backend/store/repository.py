@@ -1,8 +1,10 @@
-"""Every SQL statement of the server lives here.
+"""Every SQL statement of the server lives here (and in its two parts: store/logwriter.py,
+which appends the play log on the driver's cursor, and store/chatlog.py, the chat lines).
 
 Functions are synchronous; the async server calls them from worker threads
 (``asyncio.to_thread``) or through the group-commit writer (store/writer.py).
-ORM rows never leave this module: callers get the plain records below.
+ORM rows never leave the store: callers get the plain records of store/records.py, which
+they may import from here.
 """
 
 from __future__ import annotations
@@ -11,14 +13,48 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from .chatlog import ChatLog
+from .logwriter import LogWriter
 from .models import ActionRow, ChatLine, EventRow, GameTable, Player, SeatRow, Snapshot
+from .records import (
+    ActionWrite,
+    ChatRecord,
+    Conflict,
+    LoggedAction,
+    LoggedEvent,
+    NotFound,
+    PlayerRecord,
+    PlayLoad,
+    SeatRecord,
+    TableRecord,
+    Unsavable,
+)
+
+__all__ = [
+    "ActionWrite",
+    "ChatRecord",
+    "Conflict",
+    "LoggedAction",
+    "LoggedEvent",
+    "NotFound",
+    "PlayLoad",
+    "PlayerRecord",
+    "Repository",
+    "SeatRecord",
+    "TableRecord",
+    "Unsavable",
+    "constant_time_equal",
+    "new_id",
+    "new_token",
+    "now",
+    "token_hash",
+]
 
 
 def now() -> datetime:
@@ -39,135 +75,7 @@ def new_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-class Conflict(Exception):
-    """Another writer committed this table's next seq (or this action_id) first."""
-
-
-class NotFound(Exception):
-    pass
-
-
-class Unsavable(Exception):
-    """The database refuses this one action's data (e.g. a character PostgreSQL text cannot
-    hold): the action is refused, the other actions of its batch are saved."""
-
-
-@dataclass(slots=True)
-class PlayerRecord:
-    id: str
-    name: str
-    bot: str | None = None  # a bot's level; None for a person
-
-
-@dataclass(slots=True)
-class SeatRecord:
-    seat: str
-    label: str
-    player_id: str | None
-    player_name: str | None
-    token_hash: str | None
-    player_bot: str | None = None  # the level when a bot holds the seat
-    player_runner: bool = False  # that bot was seated by the host: the bot runner plays it
-
-
-@dataclass(slots=True)
-class TableRecord:
-    id: str
-    game: str
-    rules_version: int
-    title: str
-    options: dict[str, Any]
-    visibility: str
-    status: str
-    host_player_id: str
-    host_name: str
-    seq: int
-    turn_clock_seconds: float | None
-    prompt_timeout_seconds: float
-    commitment: str | None
-    outcome: dict[str, Any] | None
-    initial_hash: str | None
-    created_at: datetime
-    seats: list[SeatRecord]
-    # Only loaded by the play layer and the export; never serialized in a listing.
-    seed_hex: str | None = field(default=None, repr=False)
-    takeover: str = "steady"
-    bot_seconds: float = 1.0
-    # A fork's origin ({"table", "seq", "hash"}) and the original's state there (issue 14.5).
-    origin: dict[str, Any] | None = None
-    origin_state: str | None = field(default=None, repr=False)
-
-
-@dataclass(slots=True)
-class LoggedAction:
-    seq: int
-    seat: str
-    action: dict[str, Any]
-    action_id: str
-    # Recorded at proof points only (play/master.py); the export fills the rest by replay.
-    state_hash: str | None
-    by_timeout: bool
-
-
-@dataclass(slots=True)
-class LoggedEvent:
-    kind: str
-    data: dict[str, Any]
-    to: list[str] | None
-
-
-@dataclass(slots=True)
-class ChatRecord:
-    """One chat line and its channel (play/chat.py); ``seq`` is the table's seq when said."""
-
-    seq: int
-    channel: str
-    from_name: str
-    from_seat: str | None
-    text: str
-    system: bool
-    at: datetime
-
-
-@dataclass(slots=True)
-class PlayLoad:
-    """What a master needs to rebuild a live table: snapshot + later actions."""
-
-    table: TableRecord
-    snapshot_seq: int | None
-    snapshot_state: str | None
-    snapshot_hash: str | None
-    actions: list[LoggedAction]
-    action_ids: dict[str, tuple[int, str]]
-
-
-@dataclass(slots=True)
-class ActionWrite:
-    table_id: str
-    seq: int
-    seat: str
-    action: dict[str, Any]
-    action_id: str
-    by_timeout: bool
-    state_hash: str | None
-    events: list[LoggedEvent]
-    snapshot: str | None = None
-    outcome: dict[str, Any] | None = None
-
-
-# Built once: the writer runs these for every action of every table.
 _GT = GameTable.__table__
-_MOVE = (
-    update(_GT)
-    .where(_GT.c.id == bindparam("t"), _GT.c.seq == bindparam("prev"), _GT.c.status == "live")
-    .values(seq=bindparam("new"))
-)
-_FINISH = (
-    update(_GT)
-    .where(_GT.c.id == bindparam("t"), _GT.c.seq == bindparam("prev"), _GT.c.status == "live")
-    .values(seq=bindparam("new"), status="finished", outcome=bindparam("oc"), finished_at=bindparam("at"))
-)
-_INSERT_ACTION = insert(ActionRow.__table__)
 _TABLE_WITH_HOST = select(_GT, Player.__table__.c.name.label("host_name")).outerjoin(
     Player.__table__, Player.__table__.c.id == _GT.c.host_player_id
 )
@@ -197,8 +105,6 @@ _FREE_SEAT = (
     .values(player_id=None, token_hash=None)
 )
 PLAYER_CACHE = 10_000
-_INSERT_EVENT = insert(EventRow.__table__)
-_INSERT_SNAPSHOT = insert(Snapshot.__table__)
 
 
 def constant_time_equal(a: str | None, b: str | None) -> bool:
@@ -207,13 +113,13 @@ def constant_time_equal(a: str | None, b: str | None) -> bool:
     return hmac.compare_digest(a.encode(), b.encode())
 
 
-class Repository:
+class Repository(ChatLog):
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
         self.engine: Engine = sessions.kw["bind"]
         # sha256(player token) -> player, oldest first.
         self._players: dict[str, PlayerRecord] = {}
-        self._log: _LogWriter | None = None
+        self._log: LogWriter | None = None
 
     # -- health -------------------------------------------------------------
     def ping(self) -> None:
@@ -526,35 +432,10 @@ class Repository:
                 break
         return results
 
-    def _log_writer(self) -> _LogWriter:
+    def _log_writer(self) -> LogWriter:
         if self._log is None:
-            self._log = _LogWriter(self.engine)
+            self._log = LogWriter(self.engine)
         return self._log
-
-    # -- chat (issue 14.3) ----------------------------------------------------
-    def add_chat_line(self, table_id: str, line: ChatRecord) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(ChatLine.__table__),
-                {"table_id": table_id, "seq": line.seq, "channel": line.channel, "from_name": line.from_name,
-                 "from_seat": line.from_seat, "text": line.text, "system": line.system, "created_at": line.at},
-            )  # fmt: skip
-
-    def chat_lines(
-        self, table_id: str, channels: Sequence[str], from_seats: Sequence[str], limit: int
-    ) -> list[ChatRecord]:
-        """The newest ``limit`` lines said on ``channels`` or by ``from_seats``, oldest first."""
-        c = ChatLine.__table__.c
-        wanted = or_(c.channel.in_(list(channels)), c.from_seat.in_(list(from_seats)))
-        q = select(c.seq, c.channel, c.from_name, c.from_seat, c.text, c.system, c.created_at)
-        with self.engine.connect() as conn:
-            rows = conn.execute(q.where(c.table_id == table_id, wanted).order_by(c.id.desc()).limit(limit)).all()
-        return [
-            # SQLite hands the time back without its zone; it was written in UTC.
-            ChatRecord(r.seq, r.channel, r.from_name, r.from_seat, r.text, r.system,
-                       r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC))
-            for r in reversed(rows)
-        ]  # fmt: skip
 
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""
@@ -562,139 +443,3 @@ class Repository:
             for model in (ChatLine, EventRow, Snapshot, ActionRow, SeatRow):
                 s.execute(delete(model).where(model.table_id == table_id))
             s.execute(delete(GameTable).where(GameTable.id == table_id))
-
-
-class _Statement:
-    """A statement run on the driver's cursor: SQL compiled once by SQLAlchemy for the
-    dialect, each parameter converted by its column type's own bind processor."""
-
-    def __init__(self, engine: Engine, stmt: Any, keys: Sequence[str] | None = None) -> None:
-        dialect = engine.dialect
-        compiled = stmt.compile(dialect=dialect, column_keys=list(keys) if keys else None)
-        self.sql = str(compiled)
-        self.order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
-        params = compiled.params  # every parameter of the SQL by name, with its value if it has one
-        # Constants written in the statement ('live', 'finished') are parameters too.
-        self.constants = {k: v for k, v in params.items() if isinstance(v, str)}
-        self.convert = [
-            (name, proc)
-            for name, bind in compiled.binds.items()
-            if name in params and (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))
-        ]
-
-    def rows(self, params: Sequence[dict[str, Any]]) -> list[Any]:
-        out = []
-        for row in params:
-            if self.constants:
-                row = {**self.constants, **row}
-            for name, proc in self.convert:
-                if name in row:
-                    row[name] = proc(row[name])
-            out.append(tuple(row[k] for k in self.order) if self.order else row)
-        return out
-
-
-class _LogWriter:
-    """Appends batches of actions to the log with the driver's executemany.
-
-    This runs for every action of every table: on the DB-API cursor it costs a
-    fraction of a SQLAlchemy Core execution (which alone cost ≈ 0.45 ms per
-    transaction), with the same SQL and the same parameter conversions.
-    """
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.sane_multi_rowcount = engine.dialect.supports_sane_multi_rowcount
-        dbapi = engine.dialect.dbapi
-        self.integrity = dbapi.IntegrityError  # type: ignore[union-attr]
-        # The data of one action the database cannot take (PostgreSQL: a NUL in a text column).
-        self.data_error = dbapi.DataError  # type: ignore[union-attr]
-        a, e, n = ActionRow.__table__.c, EventRow.__table__.c, Snapshot.__table__.c
-        self.move = _Statement(engine, _MOVE)
-        self.finish = _Statement(engine, _FINISH)
-        self.action = _Statement(engine, insert(ActionRow.__table__).inline(),
-                                 [a.table_id.key, a.seq.key, a.seat.key, a.action.key, a.action_id.key,
-                                  a.by_timeout.key, a.state_hash.key, a.created_at.key])  # fmt: skip
-        self.event = _Statement(engine, insert(EventRow.__table__).inline(),
-                                [e.table_id.key, e.seq.key, e.idx.key, e.kind.key, e.data.key, e.to_seats.key])  # fmt: skip
-        self.snapshot = _Statement(engine, insert(Snapshot.__table__).inline(),
-                                   [n.table_id.key, n.seq.key, n.state.key, n.state_hash.key])  # fmt: skip
-
-    def append(self, batch: Sequence[ActionWrite]) -> None:
-        """One transaction for the whole batch; Conflict when any item is refused (nothing kept)."""
-        conn = self.engine.raw_connection()
-        try:
-            cur = conn.cursor()
-            try:
-                self._write(cur, batch)
-                conn.commit()
-            finally:
-                cur.close()
-        except Conflict:
-            conn.rollback()
-            raise
-        except self.integrity:
-            conn.rollback()
-            raise Conflict(batch[0].table_id) from None
-        except self.data_error as exc:
-            conn.rollback()
-            raise Unsavable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
-        except BaseException:
-            conn.invalidate()  # a broken connection is not handed out again
-            raise
-        finally:
-            conn.close()
-
-    def _write(self, cur: Any, batch: Sequence[ActionWrite]) -> None:
-        stamp = now()
-        moves = [{"t": i.table_id, "prev": i.seq - 1, "new": i.seq} for i in batch if i.outcome is None]
-        if moves:
-            # The conditional update serializes writers of one table across workers.
-            if self.sane_multi_rowcount or len(moves) == 1:
-                cur.executemany(self.move.sql, self.move.rows(moves))
-                if cur.rowcount != len(moves):
-                    raise Conflict(batch[0].table_id)
-            else:
-                for row in self.move.rows(moves):
-                    cur.execute(self.move.sql, row)
-                    if cur.rowcount != 1:
-                        raise Conflict(batch[0].table_id)
-        for item in batch:
-            if item.outcome is not None:
-                [row] = self.finish.rows(
-                    [
-                        {
-                            "t": item.table_id,
-                            "prev": item.seq - 1,
-                            "new": item.seq,
-                            "oc": item.outcome,
-                            "at": stamp,
-                        }
-                    ]
-                )
-                cur.execute(self.finish.sql, row)
-                if cur.rowcount != 1:
-                    raise Conflict(item.table_id)
-        cur.executemany(
-            self.action.sql,
-            self.action.rows([
-                {"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
-                 "action_id": i.action_id, "by_timeout": i.by_timeout, "state_hash": i.state_hash,
-                 "created_at": stamp}
-                for i in batch
-            ]),
-        )  # fmt: skip
-        events = [
-            {"table_id": i.table_id, "seq": i.seq, "idx": n, "kind": ev.kind, "data": ev.data, "to_seats": ev.to}
-            for i in batch
-            for n, ev in enumerate(i.events)
-        ]  # fmt: skip
-        if events:
-            cur.executemany(self.event.sql, self.event.rows(events))
-        snapshots = [
-            {"table_id": i.table_id, "seq": i.seq, "state": i.snapshot, "state_hash": i.state_hash}
-            for i in batch
-            if i.snapshot is not None
-        ]
-        if snapshots:
-            cur.executemany(self.snapshot.sql, self.snapshot.rows(snapshots))

@@ -1,0 +1,46 @@
+"""The tables' chat lines (issue 14.3), kept and read back by channel.
+
+Separate from the play log in store/repository.py: chat is written one line at a time outside
+the master's commit, and read by channel (play/chat.py decides who may read which); nothing of
+it enters a table's state or its hashes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC
+
+from sqlalchemy import Engine, insert, or_, select
+
+from .models import ChatLine
+from .records import ChatRecord
+
+
+class ChatLog:
+    """The chat statements of ``Repository``, which inherits them: callers keep asking ``repo``."""
+
+    engine: Engine
+
+    def add_chat_line(self, table_id: str, line: ChatRecord) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(ChatLine.__table__),
+                {"table_id": table_id, "seq": line.seq, "channel": line.channel, "from_name": line.from_name,
+                 "from_seat": line.from_seat, "text": line.text, "system": line.system, "created_at": line.at},
+            )  # fmt: skip
+
+    def chat_lines(
+        self, table_id: str, channels: Sequence[str], from_seats: Sequence[str], limit: int
+    ) -> list[ChatRecord]:
+        """The newest ``limit`` lines said on ``channels`` or by ``from_seats``, oldest first."""
+        c = ChatLine.__table__.c
+        wanted = or_(c.channel.in_(list(channels)), c.from_seat.in_(list(from_seats)))
+        q = select(c.seq, c.channel, c.from_name, c.from_seat, c.text, c.system, c.created_at)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q.where(c.table_id == table_id, wanted).order_by(c.id.desc()).limit(limit)).all()
+        return [
+            # SQLite hands the time back without its zone; it was written in UTC.
+            ChatRecord(r.seq, r.channel, r.from_name, r.from_seat, r.text, r.system,
+                       r.created_at if r.created_at.tzinfo else r.created_at.replace(tzinfo=UTC))
+            for r in reversed(rows)
+        ]  # fmt: skip

@@ -1,0 +1,167 @@
+"""The log writer: every action of every table goes to the database through here.
+
+Separate from store/repository.py because it works beside SQLAlchemy rather than through it:
+SQL compiled once (``Statement``) and run on the driver's own cursor, for the cost
+``LogWriter`` gives.  The group-commit thread (store/writer.py) calls it through
+``Repository.append_batch``, which also decides what a failed batch does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, insert, update
+
+from .models import ActionRow, EventRow, GameTable, Snapshot
+from .records import ActionWrite, Conflict, Unsavable
+
+# Built once: the writer runs these for every action of every table.
+_GT = GameTable.__table__
+_MOVE = (
+    update(_GT)
+    .where(_GT.c.id == bindparam("t"), _GT.c.seq == bindparam("prev"), _GT.c.status == "live")
+    .values(seq=bindparam("new"))
+)
+_FINISH = (
+    update(_GT)
+    .where(_GT.c.id == bindparam("t"), _GT.c.seq == bindparam("prev"), _GT.c.status == "live")
+    .values(seq=bindparam("new"), status="finished", outcome=bindparam("oc"), finished_at=bindparam("at"))
+)
+
+
+class Statement:
+    """A statement run on the driver's cursor: SQL compiled once by SQLAlchemy for the
+    dialect, each parameter converted by its column type's own bind processor."""
+
+    def __init__(self, engine: Engine, stmt: Any, keys: Sequence[str] | None = None) -> None:
+        dialect = engine.dialect
+        compiled = stmt.compile(dialect=dialect, column_keys=list(keys) if keys else None)
+        self.sql = str(compiled)
+        self.order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+        params = compiled.params  # every parameter of the SQL by name, with its value if it has one
+        # Constants written in the statement ('live', 'finished') are parameters too.
+        self.constants = {k: v for k, v in params.items() if isinstance(v, str)}
+        self.convert = [
+            (name, proc)
+            for name, bind in compiled.binds.items()
+            if name in params and (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))
+        ]
+
+    def rows(self, params: Sequence[dict[str, Any]]) -> list[Any]:
+        out = []
+        for row in params:
+            if self.constants:
+                row = {**self.constants, **row}
+            for name, proc in self.convert:
+                if name in row:
+                    row[name] = proc(row[name])
+            out.append(tuple(row[k] for k in self.order) if self.order else row)
+        return out
+
+
+class LogWriter:
+    """Appends batches of actions to the log with the driver's executemany.
+
+    This runs for every action of every table: on the DB-API cursor it costs a
+    fraction of a SQLAlchemy Core execution (which alone cost ≈ 0.45 ms per
+    transaction), with the same SQL and the same parameter conversions.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sane_multi_rowcount = engine.dialect.supports_sane_multi_rowcount
+        dbapi = engine.dialect.dbapi
+        self.integrity = dbapi.IntegrityError  # type: ignore[union-attr]
+        # The data of one action the database cannot take (PostgreSQL: a NUL in a text column).
+        self.data_error = dbapi.DataError  # type: ignore[union-attr]
+        a, e, n = ActionRow.__table__.c, EventRow.__table__.c, Snapshot.__table__.c
+        self.move = Statement(engine, _MOVE)
+        self.finish = Statement(engine, _FINISH)
+        self.action = Statement(engine, insert(ActionRow.__table__).inline(),
+                                 [a.table_id.key, a.seq.key, a.seat.key, a.action.key, a.action_id.key,
+                                  a.by_timeout.key, a.state_hash.key, a.created_at.key])  # fmt: skip
+        self.event = Statement(engine, insert(EventRow.__table__).inline(),
+                                [e.table_id.key, e.seq.key, e.idx.key, e.kind.key, e.data.key, e.to_seats.key])  # fmt: skip
+        self.snapshot = Statement(engine, insert(Snapshot.__table__).inline(),
+                                   [n.table_id.key, n.seq.key, n.state.key, n.state_hash.key])  # fmt: skip
+
+    def append(self, batch: Sequence[ActionWrite]) -> None:
+        """One transaction for the whole batch; Conflict when any item is refused (nothing kept)."""
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                self._write(cur, batch)
+                conn.commit()
+            finally:
+                cur.close()
+        except Conflict:
+            conn.rollback()
+            raise
+        except self.integrity:
+            conn.rollback()
+            raise Conflict(batch[0].table_id) from None
+        except self.data_error as exc:
+            conn.rollback()
+            raise Unsavable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        except BaseException:
+            conn.invalidate()  # a broken connection is not handed out again
+            raise
+        finally:
+            conn.close()
+
+    def _write(self, cur: Any, batch: Sequence[ActionWrite]) -> None:
+        stamp = datetime.now(UTC)
+        moves = [{"t": i.table_id, "prev": i.seq - 1, "new": i.seq} for i in batch if i.outcome is None]
+        if moves:
+            # The conditional update serializes writers of one table across workers.
+            if self.sane_multi_rowcount or len(moves) == 1:
+                cur.executemany(self.move.sql, self.move.rows(moves))
+                if cur.rowcount != len(moves):
+                    raise Conflict(batch[0].table_id)
+            else:
+                for row in self.move.rows(moves):
+                    cur.execute(self.move.sql, row)
+                    if cur.rowcount != 1:
+                        raise Conflict(batch[0].table_id)
+        for item in batch:
+            if item.outcome is not None:
+                [row] = self.finish.rows(
+                    [
+                        {
+                            "t": item.table_id,
+                            "prev": item.seq - 1,
+                            "new": item.seq,
+                            "oc": item.outcome,
+                            "at": stamp,
+                        }
+                    ]
+                )
+                cur.execute(self.finish.sql, row)
+                if cur.rowcount != 1:
+                    raise Conflict(item.table_id)
+        cur.executemany(
+            self.action.sql,
+            self.action.rows([
+                {"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
+                 "action_id": i.action_id, "by_timeout": i.by_timeout, "state_hash": i.state_hash,
+                 "created_at": stamp}
+                for i in batch
+            ]),
+        )  # fmt: skip
+        events = [
+            {"table_id": i.table_id, "seq": i.seq, "idx": n, "kind": ev.kind, "data": ev.data, "to_seats": ev.to}
+            for i in batch
+            for n, ev in enumerate(i.events)
+        ]  # fmt: skip
+        if events:
+            cur.executemany(self.event.sql, self.event.rows(events))
+        snapshots = [
+            {"table_id": i.table_id, "seq": i.seq, "state": i.snapshot, "state_hash": i.state_hash}
+            for i in batch
+            if i.snapshot is not None
+        ]
+        if snapshots:
+            cur.executemany(self.snapshot.sql, self.snapshot.rows(snapshots))

@@ -1,0 +1,128 @@
+"""The plain records the store hands its callers, and the refusals it raises.
+
+Separate from the SQL (store/repository.py, store/logwriter.py) so that both the repository and
+the log writer can name them without importing each other.  Callers import them from
+store/repository.py, as before the split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class Conflict(Exception):
+    """Another writer committed this table's next seq (or this action_id) first."""
+
+
+class NotFound(Exception):
+    pass
+
+
+class Unsavable(Exception):
+    """The database refuses this one action's data (e.g. a character PostgreSQL text cannot
+    hold): the action is refused, the other actions of its batch are saved."""
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    id: str
+    name: str
+    bot: str | None = None  # a bot's level; None for a person
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    seat: str
+    label: str
+    player_id: str | None
+    player_name: str | None
+    token_hash: str | None
+    player_bot: str | None = None  # the level when a bot holds the seat
+    player_runner: bool = False  # that bot was seated by the host: the bot runner plays it
+
+
+@dataclass(slots=True)
+class TableRecord:
+    id: str
+    game: str
+    rules_version: int
+    title: str
+    options: dict[str, Any]
+    visibility: str
+    status: str
+    host_player_id: str
+    host_name: str
+    seq: int
+    turn_clock_seconds: float | None
+    prompt_timeout_seconds: float
+    commitment: str | None
+    outcome: dict[str, Any] | None
+    initial_hash: str | None
+    created_at: datetime
+    seats: list[SeatRecord]
+    # Only loaded by the play layer and the export; never serialized in a listing.
+    seed_hex: str | None = field(default=None, repr=False)
+    takeover: str = "steady"
+    bot_seconds: float = 1.0
+    # A fork's origin ({"table", "seq", "hash"}) and the original's state there (issue 14.5).
+    origin: dict[str, Any] | None = None
+    origin_state: str | None = field(default=None, repr=False)
+
+
+@dataclass(slots=True)
+class LoggedAction:
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    action_id: str
+    # Recorded at proof points only (play/master.py); the export fills the rest by replay.
+    state_hash: str | None
+    by_timeout: bool
+
+
+@dataclass(slots=True)
+class LoggedEvent:
+    kind: str
+    data: dict[str, Any]
+    to: list[str] | None
+
+
+@dataclass(slots=True)
+class ChatRecord:
+    """One chat line and its channel (play/chat.py); ``seq`` is the table's seq when said."""
+
+    seq: int
+    channel: str
+    from_name: str
+    from_seat: str | None
+    text: str
+    system: bool
+    at: datetime
+
+
+@dataclass(slots=True)
+class PlayLoad:
+    """What a master needs to rebuild a live table: snapshot + later actions."""
+
+    table: TableRecord
+    snapshot_seq: int | None
+    snapshot_state: str | None
+    snapshot_hash: str | None
+    actions: list[LoggedAction]
+    action_ids: dict[str, tuple[int, str]]
+
+
+@dataclass(slots=True)
+class ActionWrite:
+    table_id: str
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    action_id: str
+    by_timeout: bool
+    state_hash: str | None
+    events: list[LoggedEvent]
+    snapshot: str | None = None
+    outcome: dict[str, Any] | None = None
