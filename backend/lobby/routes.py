@@ -17,8 +17,8 @@ from backend.engine.replay import state_hash
 from backend.engine.rng import commitment, new_seed
 from backend.play.botauth import runner_key_matches
 from backend.play.chat import REPLAY_CHANNELS, REPLAY_LINES
-from backend.play.master import chat_message
 from backend.play.record import ForkBroken, RecordBroken, build_record, replay_views, start_state
+from backend.play.tablechat import chat_message
 from backend.play.tables import Tables
 from backend.store.repository import NotFound, PlayerRecord, Repository, TableRecord
 from backend.textcheck import TABLE_ID

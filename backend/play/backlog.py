@@ -1,0 +1,80 @@
+"""The updates a connection did not take, as its seat may see them: the last committed steps
+(``Applied``) in a ring in memory, the older ones read back from the stored log, and seq 0,
+the setup's events.
+
+Separate from play/master.py because it only reads: the master adds every step it commits and
+asks here when it welcomes, resyncs or pages the history, as the side spectators' streams
+(play/sidewatch.py) do through ``entries``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from backend.engine.core import Event, Game
+from backend.store.repository import Repository, TableRecord
+
+from . import protocol
+from .record import start_transition
+
+
+@dataclass(slots=True)
+class Applied:
+    seq: int
+    by: str
+    action_id: str
+    auto: bool
+    events: tuple[Event, ...]
+
+
+def events_for(events: Iterable[Event], seat: str | None) -> list[dict[str, Any]]:
+    """The events ``seat`` may see (None: a spectator), as they are sent."""
+    return [e.as_dict() for e in events if e.visible_to(seat)]
+
+
+def missed_entry(applied: Applied, seat: str | None) -> dict[str, Any]:
+    return protocol.missed_update(
+        applied.seq, events_for(applied.events, seat), applied.by, applied.action_id, applied.auto
+    )
+
+
+class Backlog:
+    """One table's past updates (the master adds each step with its lock held)."""
+
+    def __init__(self, repo: Repository, game: Game[Any], table_id: str, ring: int) -> None:
+        self.repo = repo
+        self.game = game
+        self.table_id = table_id
+        self.ring: deque[Applied] = deque(maxlen=ring)
+        self._setup_events: tuple[Event, ...] | None = None
+
+    async def entries(self, seat: str | None, after: int, upto: int) -> list[dict[str, Any]]:
+        """The updates after seq ``after`` up to ``upto``, each with the events ``seat`` may see:
+        from memory when the ring still holds them, otherwise from the stored log."""
+        if self.ring and self.ring[0].seq <= after + 1:
+            return [missed_entry(a, seat) for a in self.ring if after < a.seq <= upto]
+        repo = self.repo
+        actions = await asyncio.to_thread(repo.actions_after, self.table_id, after, upto)
+        events = await asyncio.to_thread(repo.events_between, self.table_id, after, upto)
+        out = []
+        for a in actions:
+            evs = tuple(
+                Event(e.kind, e.data, frozenset(e.to) if e.to is not None else None)
+                for e in events.get(a.seq, [])
+            )
+            out.append(missed_entry(Applied(a.seq, a.seat, a.action_id, a.by_timeout, evs), seat))
+        return out
+
+    def setup_entry(self, record: TableRecord, seat: str | None) -> dict[str, Any]:
+        """Seq 0: the setup's events (a first roll, its damage, the deal as counts), which
+        explain every change the setup made; a pure function of the seed, made once."""
+        if self._setup_events is None:
+            r = record  # a fork's seq 0 tells where it came from (issue 14.5)
+            assert r.seed_hex is not None
+            start = start_transition(self.game, bytes.fromhex(r.seed_hex), r.options, r.origin, r.origin_state)
+            self._setup_events = start.events
+        return protocol.missed_update(0, events_for(self._setup_events, seat), None, None, False)

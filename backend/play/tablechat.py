@@ -1,0 +1,108 @@
+"""One table's chat as its runtime carries it: a line is kept before anyone reads it, then
+sent to the connections here that may read it and to the other workers; each arrival gets
+the newest lines it may read, and the table's own announcements are kept the same way.
+
+Separate from play/master.py because chat never changes the table: no seq, no state, no lock
+of the master.  Who may say and read what is play/chat.py's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from backend.store.repository import ChatRecord, Repository
+
+from . import chat, protocol
+from .hub import Connection
+
+log = logging.getLogger("dragontable.play")
+
+
+def utc(at: float) -> datetime:
+    return datetime.fromtimestamp(at, UTC)
+
+
+def chat_message(line: ChatRecord) -> dict[str, Any]:
+    """A kept line as the ``chat`` message it was sent as."""
+    message = protocol.chat(line.from_name, line.from_seat, line.text, line.at.timestamp(), line.channel)
+    return {**message, "system": True} if line.system else message
+
+
+class TableChat:
+    """The chat of table ``table_id`` among ``connections`` (the runtime's own set)."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        table_id: str,
+        connections: set[Connection],
+        seating: Callable[[], chat.Seating],
+        publish: Callable[[dict[str, Any]], None],
+    ) -> None:
+        self.repo = repo
+        self.table_id = table_id
+        self.connections = connections
+        self.seating = seating
+        self.publish = publish
+
+    async def say(self, conn: Connection, text: str, to: str | None, seq: int) -> None:
+        """Keep the line, then tell every connection that may read it, here and on the bus."""
+        try:
+            channel = self.seating().channel_for(conn.seat, to)
+        except chat.ChatRefused as exc:
+            conn.send(protocol.error(exc.code, exc.message))
+            return
+        at = time.time()
+        try:
+            await self.keep(ChatRecord(seq, channel, conn.name, conn.seat, text, False, utc(at)))
+        except Exception:
+            log.exception("table %s: a chat line could not be kept", self.table_id, extra={"table": self.table_id})
+            conn.send(protocol.error("unavailable", "The server could not keep that line; try again."))
+            return
+        message = protocol.chat(conn.name, conn.seat, text, at, channel)
+        self.deliver(message)
+        self.publish({"kind": "chat", "message": message})
+
+    async def keep(self, line: ChatRecord) -> None:
+        await asyncio.to_thread(self.repo.add_chat_line, self.table_id, line)
+
+    async def keep_announcement(self, line: ChatRecord) -> None:
+        try:
+            await self.keep(line)
+        except Exception as exc:
+            log.warning("table %s: an announcement could not be kept (%s)", self.table_id, exc)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A line said here or on another worker (the bus) to the connections here that may
+        read it; a line from a worker that knew no channels was said to the table."""
+        seating = self.seating()
+        channel, from_seat = message.get("channel", chat.TABLE), message.get("seat")
+        text = protocol.dumps({**message, "channel": channel})
+        for conn in list(self.connections):
+            if seating.may_read(conn.seat, channel, from_seat):
+                conn.send_text(text)
+
+    async def send_history(self, conns: Iterable[Connection]) -> None:
+        """Each connection's ``chat_history``: the newest lines it may read, one read per seat."""
+        seating = self.seating()
+        texts: dict[str | None, str] = {}
+        for conn in conns:
+            text = texts.get(conn.seat)
+            if text is None:
+                try:
+                    lines = await asyncio.to_thread(
+                        self.repo.chat_lines, self.table_id, sorted(seating.readable(conn.seat)),
+                        sorted(seating.held(conn.seat)), chat.HISTORY_LINES,
+                    )  # fmt: skip
+                except Exception as exc:  # the live lines still come; the past waits for a reconnect
+                    log.warning("table %s: cannot read the chat (%s)", self.table_id, exc)
+                    return
+                side = seating.side_of(conn.seat) if conn.seat is not None else None
+                history = protocol.chat_history([chat_message(line) for line in lines], side)
+                text = texts[conn.seat] = protocol.dumps(history)
+            conn.send_text(text)
