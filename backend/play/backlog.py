@@ -3,8 +3,8 @@
 the setup's events.
 
 Separate from play/master.py because it only reads: the master adds every step it commits and
-asks here when it welcomes, resyncs or pages the history, as the side spectators' streams
-(play/sidewatch.py) do through ``entries``.
+asks here when it welcomes, resyncs or pages the history (``page``); the side spectators'
+streams (play/sidewatch.py) read it through ``entries``.
 """
 
 from __future__ import annotations
@@ -69,7 +69,19 @@ class Backlog:
             out.append(missed_entry(Applied(a.seq, a.seat, a.action_id, a.by_timeout, evs), seat))
         return out
 
-    def setup_entry(self, record: TableRecord, seat: str | None) -> dict[str, Any]:
+    async def page(
+        self, record: TableRecord, seat: str | None, top: int, before: int | None, limit: int
+    ) -> dict[str, Any]:
+        """The ``history`` message of up to ``limit`` updates before seq ``before`` (None: the
+        newest), none past ``top``; the page that reaches the start holds seq 0 too."""
+        upto = top if before is None else min(before - 1, top)
+        after = max(0, upto - limit)
+        entries = await self.entries(seat, after, upto) if upto > 0 else []
+        if after == 0 and upto >= 0 and record.seed_hex is not None and (before is None or before > 0):
+            entries.insert(0, self._setup_entry(record, seat))
+        return protocol.history(entries, complete=after == 0)
+
+    def _setup_entry(self, record: TableRecord, seat: str | None) -> dict[str, Any]:
         """Seq 0: the setup's events (a first roll, its damage, the deal as counts), which
         explain every change the setup made; a pure function of the seed, made once."""
         if self._setup_events is None:

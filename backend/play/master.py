@@ -1,4 +1,4 @@
-"""One live table: its state, its serial master, its connections and timers.
+"""One live table: its state, its serial master and its connections.
 
 Per table everything that changes the state runs under one asyncio lock:
 
@@ -8,6 +8,12 @@ Per table everything that changes the state runs under one asyncio lock:
 Nobody hears of an action before it is on disk.  The state is only ever the
 replay of the committed log (snapshots are a verified cache), so a restarted
 server rebuilds every table at its last committed seq.
+
+The parts that never change the game's state or seq live beside it, in objects and functions
+the runtime owns and calls: the seat clock with its timer and takeovers (play/seatclock.py),
+the frames each connection is sent (play/frames.py), the past updates (play/backlog.py), the
+chat (play/tablechat.py), the other workers' presence (play/attendance.py) and who holds which
+seat (play/seats.py).
 """
 
 from __future__ import annotations
@@ -36,10 +42,9 @@ from backend.store.repository import (
 )
 from backend.store.writer import CommitWriter
 
-from . import chat, protocol, seats
+from . import chat, frames, protocol, seats
 from .attendance import Attendance
-from .audience import Audience
-from .backlog import Applied, Backlog, events_for
+from .backlog import Applied, Backlog
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
 from .metrics import Metrics
 from .seatclock import SeatClock, auto_action_id
@@ -140,35 +145,7 @@ class TableRuntime:
     def player_name(self, seat: str | None) -> str:
         return seats.player_name(self.record, seat)
 
-    # -- messages -----------------------------------------------------------
-    def _view(self, seat: str | None) -> dict[str, Any] | None:
-        if self.state is None:
-            return None
-        return self.game.view(self.state, seat, reveal=self.record.status == "finished")
-
-    def _legal(self, seat: str | None) -> list[dict[str, Any]]:
-        # Asked of every seat, on turn or not: a game may list what a seat may do at any time
-        # (Dorn's surrender, content 5.9); ``to_act`` is who owes a decision (clocks, defaults).
-        if seat is None or not self.live:
-            return []
-        return self.game.legal_actions(self.state, seat)
-
-    def welcome(self, seat: str | None, missed: list[dict[str, Any]]) -> dict[str, Any]:
-        return protocol.welcome(self.table_dict(), seat, self.seq, self.static, self._view(seat),
-                                self._legal(seat), sorted(self.clock.to_act), self.clock.deadline(), missed)  # fmt: skip
-
-    def _welcome(self, conn: Connection, missed: list[dict[str, Any]]) -> None:
-        """Send ``conn`` its welcome; one that takes patches keeps what it was sent to patch from."""
-        if self.side_watch is not None and conn in self.side_watch:
-            conn.send(self.side_watch.welcome(conn, self.table_dict(), self.static, missed))
-            return
-        message = self.welcome(conn.seat, missed)
-        if self.side_watch is not None and conn.seat is None:
-            message["side_watching"] = self.side_watch.offer()  # what a spectator may choose instead
-        if conn.patches:
-            conn.sent = {"v": message["view"], "l": message["legal"], "t": message["to_act"]}
-        conn.send(message)
-
+    # -- messages (play/frames.py builds the welcome and the updates) ------------------------
     async def resync(self, conn: Connection, last_seq: int | None) -> None:
         """``conn``'s view went wrong (a patch whose ``view_hash`` did not match, a missing
         update): a welcome again, the whole view and the updates it did not take."""
@@ -177,9 +154,9 @@ class TableRuntime:
                 return
             side = self.side_watch
             if side is not None and conn in side:
-                self._welcome(conn, await side.missed(conn, last_seq))
+                frames.welcome(self, conn, await side.missed(conn, last_seq))
             else:
-                self._welcome(conn, await self._missed(conn.seat, last_seq))
+                frames.welcome(self, conn, await self._missed(conn.seat, last_seq))
             if self.record.status == "finished":
                 conn.send(self.finished_message())
 
@@ -221,7 +198,7 @@ class TableRuntime:
                 self._evict = None
             # The clocks first: the welcome carries the deadline this arrival may have started.
             self._reschedule()
-            self._welcome(conn, missed)
+            frames.welcome(self, conn, missed)
             if self.record.status == "finished":
                 conn.send(self.finished_message())
             self.attendance.dirty(local=True)
@@ -287,12 +264,7 @@ class TableRuntime:
         seat, top = conn.seat, self.seq
         if self.side_watch is not None and conn in self.side_watch:
             seat, top = self.side_watch.reading(conn)  # never past the released step (-1: none)
-        upto = top if before is None else min(before - 1, top)
-        after = max(0, upto - limit)
-        entries = await self.backlog.entries(seat, after, upto) if upto > 0 else []
-        if after == 0 and upto >= 0 and self.record.seed_hex is not None and (before is None or before > 0):
-            entries.insert(0, self.backlog.setup_entry(self.record, seat))
-        conn.send(protocol.history(entries, complete=after == 0))
+        conn.send(await self.backlog.page(self.record, seat, top, before, limit))
 
     # -- the master ---------------------------------------------------------
     def _refuse(self, conn: Connection | None, aid: str, code: str, message: str) -> None:
@@ -460,38 +432,11 @@ class TableRuntime:
                      extra={"table": self.id, "seq": self.seq, "result": outcome.result})  # fmt: skip
         self.clock.refresh(self.state, self.live, actor=seat)
         self._reschedule()
-        self._fan_out(applied)
+        frames.fan_out(self, applied)
         if outcome is not None:
             self.broadcast(self.finished_message())
             # The spectators' channel opens to the seats now that the game is over.
             self.tables.spawn(self.talk.send_history([c for c in self.connections if c.seat is not None]))
-
-    def _fan_out(self, applied: Applied) -> None:
-        """Each audience's view and legal actions are built once, each distinct frame is encoded
-        once and the same text goes to every connection it fits (all spectators share one); a
-        connection that takes patches is sent what changed since what it was last sent, when
-        that is shorter (play/audience.py)."""
-        deadline = self.clock.deadline()
-        to_act = sorted(self.clock.to_act)
-        public = all(e.to is None for e in applied.events)
-        shared_events = [e.as_dict() for e in applied.events] if public else None
-        side = self.side_watch
-        if side is not None:  # the steps this releases to side spectators, who get no live update
-            side.on_step(applied, self.state, finished=self.record.status == "finished")
-        audiences: dict[str | None, Audience] = {}
-        # The seats first: their writers wake first, so a crowd of spectators (whose frames
-        # go out after) does not stand between the players and the game (issue 15, point 5).
-        conns = list(self.connections)
-        for conn in [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]:
-            if side is not None and conn in side:
-                continue
-            seat = conn.seat
-            audience = audiences.get(seat)
-            if audience is None:
-                events = events_for(applied.events, seat) if shared_events is None else shared_events
-                audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                                      self._view(seat), self._legal(seat), to_act, deadline)  # fmt: skip
-            conn.send_text(audience.frame_for(conn))
 
     async def catch_up(self) -> None:
         """Read what other workers committed that this replica has not heard of."""
@@ -512,22 +457,22 @@ class TableRuntime:
             await self._reload()
 
     async def _reload(self) -> None:
-        load, state, seq = await self.tables.build(self.id)
+        await self._replace(*await self.tables.build(self.id))
+
+    async def _replace(self, load: PlayLoad, state: Any, seq: int) -> None:
+        """The state was replaced (reloaded, or the game started): everyone is welcomed again,
+        the side spectators after their window was rebuilt."""
         self.record, self.state, self.seq = load.table, state, seq
         self.action_ids = dict(load.action_ids)
         self.backlog.ring.clear()
         self.clock.refresh(self.state, self.live, actor=None)
         self._reschedule()
-        await self._rebuild_side_watch()
-        for conn in list(self.connections):
-            self._welcome(conn, [])
-
-    async def _rebuild_side_watch(self) -> None:
-        """The state was replaced: the side spectators' window is rebuilt before their welcome."""
         if self.side_watch is not None:
             self.side_watch.reset()
             if self.side_watch.watchers:
                 await self.side_watch.ensure(self.record, self.state, self.seq)
+        for conn in list(self.connections):
+            frames.welcome(self, conn, [])
 
     # -- from other workers ---------------------------------------------------
     async def remote_action(self, msg: dict[str, Any]) -> None:
@@ -593,13 +538,7 @@ class TableRuntime:
                 # The seat is away from now: its clock must run even if nobody else moves.
                 self._presence_changed()
             if was_open and self.record.status != "open":
-                self.state, self.seq = state, seq
-                self.action_ids = dict(load.action_ids)
-                self.clock.refresh(self.state, self.live, actor=None)
-                self._reschedule()
-                await self._rebuild_side_watch()
-                for conn in list(self.connections):
-                    self._welcome(conn, [])
+                await self._replace(load, state, seq)
             else:
                 self.broadcast(protocol.table(self.table_dict()))
 

@@ -1,0 +1,104 @@
+"""What a table's connections are sent of its present: each one's welcome (the whole view, its
+legal actions, who owes a decision, the deadline) and, after each committed step, the update
+of each audience, built once (play/audience.py).
+
+Separate from play/master.py because it only reads the table, through ``Table`` (what it reads
+of the master's ``TableRuntime``); the master calls it with its lock held, after each change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from backend.engine.core import Game
+from backend.store.repository import TableRecord
+
+from . import protocol
+from .audience import Audience
+from .backlog import Applied, events_for
+from .hub import Connection
+from .seatclock import SeatClock
+from .sidewatch import SideStreams
+
+
+class Table(Protocol):
+    """A live table as its frames read it."""
+
+    @property
+    def game(self) -> Game[Any]: ...
+    @property
+    def static(self) -> dict[str, Any]: ...
+    @property
+    def record(self) -> TableRecord: ...
+    @property
+    def state(self) -> Any: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def live(self) -> bool: ...
+    @property
+    def clock(self) -> SeatClock: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def side_watch(self) -> SideStreams | None: ...
+
+    def table_dict(self) -> dict[str, Any]: ...
+
+
+def view(t: Table, seat: str | None) -> dict[str, Any] | None:
+    if t.state is None:
+        return None
+    return t.game.view(t.state, seat, reveal=t.record.status == "finished")
+
+
+def legal(t: Table, seat: str | None) -> list[dict[str, Any]]:
+    # Asked of every seat, on turn or not: a game may list what a seat may do at any time
+    # (Dorn's surrender, content 5.9); ``to_act`` is who owes a decision (clocks, defaults).
+    if seat is None or not t.live:
+        return []
+    return t.game.legal_actions(t.state, seat)
+
+
+def welcome(t: Table, conn: Connection, missed: list[dict[str, Any]]) -> None:
+    """Send ``conn`` its welcome; one that takes patches keeps what it was sent to patch from."""
+    side = t.side_watch
+    if side is not None and conn in side:
+        conn.send(side.welcome(conn, t.table_dict(), t.static, missed))
+        return
+    seat = conn.seat
+    message = protocol.welcome(t.table_dict(), seat, t.seq, t.static, view(t, seat), legal(t, seat),
+                               sorted(t.clock.to_act), t.clock.deadline(), missed)  # fmt: skip
+    if side is not None and seat is None:
+        message["side_watching"] = side.offer()  # what a spectator may choose instead
+    if conn.patches:
+        conn.sent = {"v": message["view"], "l": message["legal"], "t": message["to_act"]}
+    conn.send(message)
+
+
+def fan_out(t: Table, applied: Applied) -> None:
+    """Each audience's view and legal actions are built once, each distinct frame is encoded
+    once and the same text goes to every connection it fits (all spectators share one); a
+    connection that takes patches is sent what changed since what it was last sent, when
+    that is shorter (play/audience.py)."""
+    deadline = t.clock.deadline()
+    to_act = sorted(t.clock.to_act)
+    public = all(e.to is None for e in applied.events)
+    shared_events = [e.as_dict() for e in applied.events] if public else None
+    side = t.side_watch
+    if side is not None:  # the steps this releases to side spectators, who get no live update
+        side.on_step(applied, t.state, finished=t.record.status == "finished")
+    audiences: dict[str | None, Audience] = {}
+    # The seats first: their writers wake first, so a crowd of spectators (whose frames
+    # go out after) does not stand between the players and the game (issue 15, point 5).
+    conns = list(t.connections)
+    for conn in [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]:
+        if side is not None and conn in side:
+            continue
+        seat = conn.seat
+        audience = audiences.get(seat)
+        if audience is None:
+            events = events_for(applied.events, seat) if shared_events is None else shared_events
+            audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
+                                                  view(t, seat), legal(t, seat), to_act, deadline)  # fmt: skip
+        conn.send_text(audience.frame_for(conn))
