@@ -19,6 +19,8 @@ plays ``--games`` steady games with the simulator's varied tables, records the p
 features where the strong level's rollouts stop (Dorasure: the first state of the Climactic
 Battle; Dorn: every Blood and Blessings step) with how the game ended, fits a logistic
 regression (Newton's method, a little L2) and prints the weights with the held-out log-loss.
+``--fit dorasure-adventure`` fits Dorasure's Adventure-phase value the same way, on the state at
+the start of every hero's turn of the Adventure phase (``adventure_entry``).
 
 Each game's record goes to ``var/bench-bots/NAME.jsonl`` as it ends, so a long run can be
 stopped and resumed (``--resume``) or split between processes; the table in bench/README.md is
@@ -223,13 +225,17 @@ def write_readme(clock: str, results: Path = RESULTS) -> None:
 # -- refitting the leaf evaluation ------------------------------------------------------------
 
 
-def fit_samples(game_name: str, games: int, seed0: int) -> tuple[list[list[float]], list[float]]:
+FITS = ("dorasure", "dorasure-adventure", "dorn")
+
+
+def fit_samples(target: str, games: int, seed0: int) -> tuple[list[list[float]], list[float]]:
     """(features, outcome) where the strong level's rollouts stop, from steady games."""
     from backend.bots import dorasure_play, dorn_play
     from backend.bots.playbooks import playbook
     from backend.engine.playout import driver_rng
     from backend.engine.rng import Rng, seed_from_int
 
+    game_name = target.split("-")[0]
     game = get_game(game_name)
     book = playbook(game_name)
     rows: list[list[float]] = []
@@ -242,8 +248,15 @@ def fit_samples(game_name: str, games: int, seed0: int) -> tuple[list[list[float
         found: list[list[float]] = []
         seen: set[Any] = set()
         while game.outcome(state) is None:
-            if game_name == "dorasure" and state.phase == dorasure_play.BATTLE and not found:
+            if target == "dorasure" and state.phase == dorasure_play.BATTLE and not found:
                 found.append(dorasure_play.battle_entry(state))
+            if (
+                target == "dorasure-adventure"
+                and state.phase != dorasure_play.BATTLE
+                and state.turn not in seen
+            ):
+                seen.add(state.turn)
+                found.append(dorasure_play.adventure_entry(state))
             if (
                 game_name == "dorn"
                 and state["phase"] in ("K1", "H1")
@@ -314,8 +327,8 @@ def log_loss(rows: list[list[float]], labels: list[float], w: list[float]) -> fl
     return total / len(rows)
 
 
-def fit(game_name: str, games: int, seed0: int) -> None:
-    rows, labels = fit_samples(game_name, games, seed0)
+def fit(target: str, games: int, seed0: int) -> None:
+    rows, labels = fit_samples(target, games, seed0)
     cut = len(rows) * 4 // 5  # later games held out
     w = logistic(rows[:cut], labels[:cut])
     base = sum(labels[:cut]) / cut
@@ -336,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     p.add_argument("--resume", action="store_true", help="keep the games already played, play the rest")
     p.add_argument("--no-write", action="store_true", help="do not update bench/README.md")
-    p.add_argument("--fit", choices=("dorasure", "dorn"), help="refit that game's leaf evaluation, then stop")
+    p.add_argument("--fit", choices=FITS, help="refit that leaf evaluation, then stop")
     p.add_argument(
         "--results", type=Path, default=RESULTS, help=f"where the game records go (default {RESULTS})"
     )

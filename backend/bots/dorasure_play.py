@@ -24,6 +24,7 @@ from backend.engine.core import Action, Seat
 from backend.engine.rng import Rng
 from backend.games.dorasure import sim
 from backend.games.dorasure.actions import default
+from backend.games.dorasure.content import METER_FINAL, MOUNTAIN_SIDES, MOUNTAINS
 from backend.games.dorasure.rules.heroes import attr, points
 
 from .playbook import Playbook, never_gives_up
@@ -32,6 +33,12 @@ HEROES = "heroes"
 BATTLE = 2  # the Climactic Battle's phase code (rules: 1 Adventure, 2 battle, 3 over)
 # Log-odds of a win from the first state of the Climactic Battle: weights of ``battle_entry``.
 BATTLE_ODDS = (0.567, 0.606, 0.602, 0.541, 0.079, 0.267, -0.327, 0.516, -6.733)
+# Log-odds of a win from the start of a hero's turn in the Adventure phase: ``adventure_entry``.
+ADVENTURE_ODDS = (
+    *(0.344, 0.381, 0.437, 0.091, 0.023, -0.187, -0.618, 0.681),
+    *(-1.762, -0.073, 0.038, -0.046, -0.035, 0.409, 0.0, 0.054, 0.267, -3.865),
+)
+TURNS = 4  # hero turns a rollout from the Adventure phase plays before ``adventure_chance``
 
 
 def steady(state: Any, seat: Seat, legal: list[Action], rng: Rng) -> Action:
@@ -73,15 +80,51 @@ def battle_chance(state: Any) -> float:
     return 1 / (1 + math.exp(-x))
 
 
+def adventure_entry(state: Any) -> list[float]:
+    """Where the party stands at the start of a hero's turn in the Adventure phase
+    (``ADVENTURE_ODDS`` weighs these, then 1): what it would bring to the battle, how far the
+    Adventure has gone (the meter, the quests solved), and what it still has to do (quests
+    known, flags on them, steps to the nearest one, EXP).  The battle's features also come
+    multiplied by how far the Adventure has gone: Health counts most when the battle is near."""
+    bring = battle_entry(state)
+    n = len(state.order)
+    live = [state.heroes[h] for h in state.order if not state.heroes[h]["dead"]]
+    open_ = [m for m in MOUNTAINS if state.mountains[m]["state"] in ("hidden", "revealed")]
+    goals = {side for m in open_ for side in MOUNTAIN_SIDES[m]}
+    steps = [min((sim.DIST[h["pos"]].get(g, sim.FAR) for g in goals), default=0) for h in live]
+    solved = sum(state.mountains[m]["state"] == "solved" for m in MOUNTAINS)
+    gone = max(state.meter / METER_FINAL, solved / len(MOUNTAINS))
+    return [
+        *bring,
+        state.meter / METER_FINAL,
+        float(solved),
+        float(sum(state.mountains[m]["state"] == "revealed" for m in open_)),
+        float(sum(state.mountains[m]["flags"] for m in open_)),
+        sum(min(d, 12) for d in steps) / n,
+        sum(h["exp"] for h in live) / n,
+        (n - len(live)) / n,
+        gone * bring[3],
+        gone * bring[5],
+    ]
+
+
+def adventure_chance(state: Any) -> float:
+    x = sum(w * f for w, f in zip(ADVENTURE_ODDS, [*adventure_entry(state), 1.0], strict=True))
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
+
+
 def score(state: Any, side: str) -> float:
     if state.result is not None:
         return 1.0 if state.result[0] == "players_win" else 0.0
-    return battle_chance(state)
+    return battle_chance(state) if state.phase == BATTLE else adventure_chance(state)
 
 
 def settled(state: Any, origin: Any) -> bool:
-    """A rollout from the Adventure phase stops as the Climactic Battle begins."""
-    return bool(state.phase == BATTLE and origin.phase != BATTLE)
+    """A rollout from the Adventure phase stops as the Climactic Battle begins, or as the turn
+    ``TURNS`` hero turns on begins (``adventure_chance`` then judges it)."""
+    if origin.phase == BATTLE:
+        return False
+    return bool(state.phase == BATTLE or state.turn >= origin.turn + TURNS)
 
 
 PLAYBOOK = Playbook(
@@ -92,4 +135,5 @@ PLAYBOOK = Playbook(
     settled=settled,
     gives_up=never_gives_up,
     options=options,
+    paired=True,
 )

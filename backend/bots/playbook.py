@@ -13,6 +13,9 @@
   the strong level never picks those by search (a surrender scores as a loss), only by this rule.
 * ``options``: the listed actions worth searching (all of them by default; Dorasure leaves out
   single movement steps when a whole move to the same places is listed).
+* ``paired``: how the strong level searches (backend/bots/search.py): ``False`` (the default) a
+  tree shared by all determinisations; ``True`` every root action played out from the same
+  determinisation and dice, compared in pairs (Dorasure, whose dice drown the differences).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class Playbook:
     gives_up: Callable[[Any, Seat, list[Action]], Action | None]
     concessions: frozenset[str] = frozenset()
     options: Callable[[Any, Seat, list[Action]], list[Action]] = lambda state, seat, legal: legal
+    paired: bool = False
 
 
 def never_gives_up(state: Any, seat: Seat, legal: list[Action]) -> Action | None:

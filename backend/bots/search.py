@@ -33,7 +33,7 @@ from backend.engine.core import Action, Game, IllegalAction, Seat
 from backend.engine.rng import Rng
 
 from .belief import Belief
-from .interface import Budget, EventData, View, check_observation
+from .interface import Budget, Clock, EventData, View, check_observation
 from .playbook import Playbook
 
 EXPLORATION = 0.7  # UCB1's constant, for scores in [0, 1]
@@ -43,6 +43,14 @@ SHRINK = 2.0
 # Standard errors by which a child must beat the steady pick to replace it: the luckiest of
 # several equally good children beats it by one standard error about half the time.
 CONFIDENCE = 2.0
+# The paired comparison (``Playbook.paired``), in standard errors of the per-sample differences:
+# a candidate leaves the race once it trails the leader by DROP of them (after MIN_ROUNDS
+# samples), and the answer leaves the steady pick only for one that beats it by DEPART.  The
+# pairs cancel the dice both candidates share, so a smaller margin than CONFIDENCE is as safe.
+DROP = 2.0
+MIN_ROUNDS = 4
+ALIKE = 3  # samples on which two candidates scored exactly alike before one is dropped
+DEPART = 1.0
 
 
 def action_key(action: Action) -> str:
@@ -87,7 +95,8 @@ class StrongBot:
         self.game = game
         self.book = book
         self.max_iterations = max_iterations
-        self.last_iterations = 0  # of the latest decision (the benchmark reports it)
+        self.last_iterations = 0  # rollouts of the latest decision (the benchmark reports it)
+        self.last_samples = 0  # states drawn from the belief for it
 
     def decide(
         self,
@@ -107,10 +116,12 @@ class StrongBot:
         if conceded is not None and conceded in listed:
             return next(a for a in listed if a == conceded)
         candidates = self._playable(first, seat, listed)
-        self.last_iterations = 0
+        self.last_iterations = self.last_samples = 0
         if len(candidates) == 1:
             return candidates[0]
         anchor = self.book.steady(first, seat, candidates, rng)  # opened first (``_select``)
+        if self.book.paired:
+            return self._paired(belief, first, seat, candidates, anchor, rng, budget.clock, deadline)
         root = Node(None)
         state = first
         clock = budget.clock
@@ -118,6 +129,7 @@ class StrongBot:
         while True:
             self._iterate(root, state, seat, candidates, rng)
             self.last_iterations += 1
+            self.last_samples += 1
             n = self.last_iterations
             if self.max_iterations is not None and n >= self.max_iterations:
                 break
@@ -131,6 +143,56 @@ class StrongBot:
         best = _answer(root, root.children.get((seat, action_key(anchor))))
         assert best.action is not None
         return next(a for a in listed if a == best.action)
+
+    # -- paired root comparison (``Playbook.paired``) ------------------------------------------
+
+    def _paired(
+        self,
+        belief: Belief,
+        first: Any,
+        seat: Seat,
+        candidates: list[Action],
+        anchor: Action,
+        rng: Rng,
+        clock: Clock,
+        deadline: float,
+    ) -> Action:
+        """Every candidate still in the race is played out from the same sampled state, with the
+        same dice (the state's seed) and the same rollout stream, so that two candidates' scores
+        differ by what the choice changed rather than by luck (common random numbers): their
+        per-sample differences are compared, and a candidate that trails the leader by
+        ``DROP`` standard errors of those differences leaves the race.  Candidates that score
+        exactly alike on every sample so far play alike under the rollout policy: only one of
+        them (the steady pick if it is one) stays."""
+        scores: dict[int, list[float]] = {i: [] for i in range(len(candidates))}
+        steady = next(i for i, a in enumerate(candidates) if a == anchor)
+        state, started, rollouts = first, clock(), 0
+        while True:
+            seed = b"".join(rng.next_u64().to_bytes(8, "little") for _ in range(4))
+            for i in scores:
+                scores[i].append(self._play_out(state, seat, candidates[i], Rng(seed)))
+            rollouts += len(scores)
+            self.last_iterations, self.last_samples = rollouts, self.last_samples + 1
+            _drop_trailing(scores, steady)
+            if len(scores) == 1:
+                break
+            if self.max_iterations is not None and rollouts >= self.max_iterations:
+                break
+            now = clock()
+            # Stop before a round as long as one of the average length would pass the deadline.
+            if now + (now - started) / rollouts * len(scores) >= deadline:
+                break
+            state = belief.sample(rng)
+        return candidates[_paired_answer(scores, steady)]
+
+    def _play_out(self, state: Any, seat: Seat, action: Action, rng: Rng) -> float:
+        """The score, for ``seat``'s side, of ``action`` followed by the steady rollout."""
+        game, book = self.game, self.book
+        try:
+            after = game.apply(state, seat, action).state
+        except IllegalAction:
+            return 0.0  # never for a listed action (the determiniser's contract): scored as a loss
+        return book.score(self._rollout(after, rng, origin=state), book.side(seat))
 
     # -- one iteration ------------------------------------------------------------------------
 
@@ -189,9 +251,9 @@ class StrongBot:
         prior = sum(c.total for c in known) / sum(c.visits for c in known)
         return max(known, key=lambda c: c.ucb(prior)), False
 
-    def _rollout(self, state: Any, rng: Rng) -> Any:
+    def _rollout(self, state: Any, rng: Rng, origin: Any = None) -> Any:
         game, book = self.game, self.book
-        origin = state
+        origin = state if origin is None else origin
         for _ in range(book.horizon):
             if game.outcome(state) is not None or book.settled(state, origin):
                 break
@@ -200,6 +262,48 @@ class StrongBot:
             legal = game.legal_actions(state, actor)
             state = game.apply(state, actor, book.steady(state, actor, legal, rng)).state
         return state
+
+
+def _differences(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of ``a - b`` over the samples, and its standard error."""
+    n = len(a)
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _drop_trailing(scores: dict[int, list[float]], steady: int) -> None:
+    """Leave out of the race every candidate that trails the leader by ``DROP`` standard errors
+    of the paired differences, or scores exactly as another on every sample (``ALIKE`` of them
+    at least): of those, the steady pick stays, else the first listed."""
+    n = len(next(iter(scores.values())))
+    if n < MIN_ROUNDS:
+        return
+    leader = max(scores, key=lambda i: (sum(scores[i]), i == steady))
+    for i in list(scores):
+        if i == leader:
+            continue
+        mean, error = _differences(scores[leader], scores[i])
+        if mean > DROP * error and mean > 0:
+            del scores[i]
+    if n >= ALIKE:
+        kept: list[int] = sorted(scores, key=lambda i: (i != steady, i))
+        for pos, i in enumerate(kept):
+            if i in scores and any(j in scores and scores[j] == scores[i] for j in kept[:pos]):
+                del scores[i]
+
+
+def _paired_answer(scores: dict[int, list[float]], steady: int) -> int:
+    """The best mean among the candidates left, unless the steady pick is still among them and
+    the best does not beat it by ``DEPART`` standard errors of the paired differences."""
+    best = max(scores, key=lambda i: (sum(scores[i]), i == steady))
+    if best == steady or steady not in scores:
+        return best
+    mean, error = _differences(scores[best], scores[steady])
+    return best if mean > DEPART * error else steady
 
 
 def _answer(root: Node, anchor: Node | None) -> Node:

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from backend.bots import LEVELS, Budget, NotAView, make_bot, play_bots
+from backend.bots import LEVELS, Budget, NotAView, make_bot, play_bots, search
+from backend.bots.belief import Belief
 from backend.bots.interface import Bot
 from backend.engine.core import Action
 from backend.engine.playout import driver_rng
@@ -156,8 +157,10 @@ def test_strong_stops_at_its_deadline():
     strong.decide(
         DORASURE.view(state, seat), seat, legal, told[seat], Rng(seed_from_int(6)), Budget(0.5, clock)
     )
-    # One reading per iteration: about 0.5 / 0.01 iterations, and not one past the deadline.
-    assert 30 <= strong.last_iterations <= 50  # type: ignore[attr-defined]
+    # One reading per sampled state (Dorasure plays every candidate out from each): about
+    # 0.5 / 0.01 samples, and not one past the deadline.
+    assert 30 <= strong.last_samples <= 50  # type: ignore[attr-defined]
+    assert strong.last_iterations >= strong.last_samples  # type: ignore[attr-defined]
     assert clock.now - started <= 0.5 + 0.03
 
 
@@ -211,3 +214,52 @@ def test_strong_heroes_take_the_winning_blow():
         budget = Budget(9.0, FakeClock(0.001))
         action = strong.decide(DORN.view(state, seat), seat, legal, told[seat], Rng(seed_from_int(i)), budget)
         assert action["type"] == "attack" and action["target"] == "zorkal"
+
+
+# -- the paired comparison (Dorasure) ------------------------------------------------------------
+
+
+def test_paired_race_drops_the_trailing_and_the_alike():
+    # Candidate 1 trails 0 on every sample by about 0.3; 2 scores as 0 on every sample; 3 is
+    # behind on average but by less than two standard errors of the differences.
+    scores = {
+        0: [0.5, 0.6, 0.4, 0.7, 0.5],
+        1: [0.2, 0.3, 0.1, 0.4, 0.2],
+        2: [0.5, 0.6, 0.4, 0.7, 0.5],
+        3: [0.9, 0.1, 0.8, 0.2, 0.6],
+    }
+    search._drop_trailing(scores, steady=2)
+    assert sorted(scores) == [2, 3]  # of the alike pair the steady pick stays
+
+
+def test_paired_race_waits_for_enough_samples():
+    scores = {0: [1.0, 1.0, 1.0], 1: [0.0, 0.0, 0.0]}
+    search._drop_trailing(scores, steady=1)
+    assert sorted(scores) == [0, 1]
+
+
+def test_paired_answer_departs_from_steady_only_on_evidence():
+    steady = [0.30, 0.50, 0.20, 0.60, 0.40, 0.35]
+    clear = [x + 0.05 for x in steady]  # ahead by 0.05 on every sample: no noise left
+    noisy = [0.60, 0.20, 0.50, 0.30, 0.70, 0.10]  # ahead on average, by less than an error
+    assert search._paired_answer({0: steady, 1: clear}, steady=0) == 1
+    assert search._paired_answer({0: steady, 1: noisy}, steady=0) == 0
+    assert search._paired_answer({1: noisy}, steady=0) == 1  # the steady pick left the race
+
+
+def test_paired_candidates_share_the_dice():
+    """Played out from one sampled state with one rollout seed, a candidate scores the same every
+    time: the dice are the state's and the rollout's stream is the seed's, so two candidates
+    compared on that sample differ only by what the choice changed."""
+    state, told = mid_game(DORASURE, 8, FOUR, 10)
+    seat = sorted(DORASURE.to_act(state))[0]
+    legal = DORASURE.legal_actions(state, seat)
+    strong = make_bot("strong", DORASURE)
+    assert isinstance(strong, search.StrongBot)
+    sample = Belief(DORASURE, DORASURE.view(state, seat), seat, told[seat]).checked_sample(
+        Rng(seed_from_int(3))
+    )
+    seed = seed_from_int(4)
+    first = [strong._play_out(sample, seat, a, Rng(seed)) for a in legal]
+    again = [strong._play_out(sample, seat, a, Rng(seed)) for a in legal]
+    assert len(legal) > 1 and first == again
