@@ -20,6 +20,10 @@ stops is backed up.
   ``CONFIDENCE`` standard errors.  Search stops when one more iteration of the average length
   would pass the budget's deadline (the clock is read after every iteration), or earlier once no
   other child can catch the leader in the time left.
+
+A game whose dice drown the differences between actions (Dorasure: ``Playbook.paired``) gets a
+flat search instead (``_paired``): each sampled state plays out every root candidate still in
+the race with the same dice, and candidates are compared by their per-sample differences.
 """
 
 from __future__ import annotations
