@@ -55,7 +55,9 @@ except ImportError:  # pragma: no cover - orjson only speeds up the load generat
 
 README = ROOT / "bench" / "README.md"
 BEGIN, END = "<!-- server:begin -->", "<!-- server:end -->"
+WORKERS_BEGIN, WORKERS_END = "<!-- workers:begin -->", "<!-- workers:end -->"
 TICKS = os.sysconf("SC_CLK_TCK")
+SERVER_ENV = {"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600"}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -205,9 +207,13 @@ async def drive_bots(base: str, ws_base: str, game: str, options: dict[str, Any]
         await watcher.close()
 
 
-async def drive_server(base: str, ws_base: str, game: str, options: dict[str, Any], spectators: int,
+async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[str, Any], spectators: int,
                        phase: Phase, stats: Stats, rnd: random.Random) -> None:  # fmt: skip
+    """One table after another through ``base``; its connections are dealt round the workers of
+    ``ws_bases`` (seat i of table g on worker (g + i) mod n), so with two workers every action
+    is applied on one and crosses the bus to the other's connections."""
     api = await asyncio.to_thread(Api, base, "bench")
+    turn = rnd.randrange(len(ws_bases))
     first = True
     while not phase.stop:
         table = await asyncio.to_thread(api.create_table, game, options)
@@ -215,15 +221,16 @@ async def drive_server(base: str, ws_base: str, game: str, options: dict[str, An
             s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
         }
         await asyncio.to_thread(api.start, table["id"])
-        url = f"{ws_base}/ws/tables/{table['id']}"
+        urls = [f"{w}/ws/tables/{table['id']}" for w in ws_bases]
+        turn += 1
         seats: dict[str, Peer] = {}
         watchers: list[Peer] = []
-        for seat, token in tokens.items():
-            ws = await websockets.connect(url, max_size=2**24)
+        for i, (seat, token) in enumerate(tokens.items()):
+            ws = await websockets.connect(urls[(turn + i) % len(urls)], max_size=2**24)
             await ws.send(json.dumps({"type": "hello", "seat_token": token, "patches": True}))
             seats[seat] = Peer(ws, seat=True, stats=stats)
-        for _ in range(spectators):
-            ws = await websockets.connect(url, max_size=2**24)
+        for i in range(spectators):
+            ws = await websockets.connect(urls[(turn + len(tokens) + i) % len(urls)], max_size=2**24)
             await ws.send(json.dumps({"type": "hello", "seat_token": None, "patches": True}))
             watchers.append(Peer(ws, stats=stats))
         everyone = [*seats.values(), *watchers]
@@ -305,7 +312,7 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
 
 
 async def timed(
-    coros: list[Any], warmup: float, seconds: float, pid: int, phase: Phase, stats: Stats
+    coros: list[Any], warmup: float, seconds: float, pids: list[int], phase: Phase, stats: Stats
 ) -> tuple[float, float]:
     """Measure ``seconds`` of steady play: the clock starts ``warmup`` seconds after every
     table is playing, so the first setup of all tables at once is not counted (the
@@ -319,10 +326,10 @@ async def timed(
         await asyncio.sleep(0.05)
     await asyncio.sleep(warmup)
     phase.measuring = stats.measuring = True
-    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    cpu0, t0 = sum(map(cpu_seconds, pids)), time.perf_counter()
     await asyncio.sleep(seconds)
     phase.measuring = stats.measuring = False
-    cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+    cpu1, t1 = sum(map(cpu_seconds, pids)), time.perf_counter()
     phase.stop = True
     await asyncio.gather(*tasks)
     return t1 - t0, cpu1 - cpu0
@@ -342,29 +349,67 @@ def label(patches: bool) -> str:
 
 
 async def run_server(args: argparse.Namespace, tmp: Path, patches: bool, interval: float) -> dict[str, Any]:
-    """One server (view patches on or off) driven for the measured window; the same seed
-    each time, so both runs play the same games."""
-    rnd = random.Random(args.seed)
+    """One server (view patches on or off) on a SQLite file, driven for the measured window;
+    the same seed each time, so both runs play the same games."""
     name = label(patches).replace(" ", "-")
-    env = {"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600", "DRAGONTABLE_VIEW_PATCHES": "1" if patches else "0"}
+    env = {**SERVER_ENV, "DRAGONTABLE_VIEW_PATCHES": "1" if patches else "0"}
     server = ServerProcess(f"sqlite:///{tmp / f'{name}.db'}", env=env, log_path=tmp / f"{name}.log").start()
-    stats = Stats()
-    phase = Phase(interval)
     try:
-        options = game_options(args.game, args.seats, args.seed)
-        ws_base = server.base_url.replace("http", "ws")
-        if args.bots:
-            drivers = [drive_bots(server.base_url, ws_base, args.game, options, args.bots, phase, stats)
-                       for _ in range(args.tables)]  # fmt: skip
-        else:
-            drivers = [
-                drive_server(server.base_url, ws_base, args.game, options,
-                             args.spectators, phase, stats, random.Random(rnd.random()))
-                for _ in range(args.tables)
-            ]  # fmt: skip
-        elapsed, cpu = await timed(drivers, args.warmup, args.seconds, server.pid, phase, stats)
+        return await drive_servers(args, [server], interval)
     finally:
         server.stop()
+
+
+async def run_workers(args: argparse.Namespace, tmp: Path, workers: int, interval: float) -> dict[str, Any]:
+    """``workers`` servers sharing one new PostgreSQL database and the Redis bus (issue 15,
+    point 6), every table's connections dealt round them; CPU is the sum of all of them."""
+    from sqlalchemy import create_engine, text
+
+    name = f"dt_bench_{os.getpid()}_{workers}"
+    admin = create_engine(f"{args.postgres}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    servers: list[ServerProcess] = []
+    try:
+        for i in range(workers):
+            servers.append(ServerProcess(f"{args.postgres}/{name}", redis_url=args.redis, env=SERVER_ENV,
+                                         log_path=tmp / f"workers-{workers}-{i}.log").start())  # fmt: skip
+        real = await drive_servers(args, servers, interval)
+        db = create_engine(f"{args.postgres}/{name}")
+        with db.connect() as conn:  # the floor's frame size, as sample_frame_size reads it on SQLite
+            real["snapshot_mean_bytes"] = int(
+                conn.execute(text("SELECT avg(length(state)) FROM snapshot")).scalar() or 2000
+            )
+        db.dispose()
+        return real
+    finally:
+        for server in servers:
+            server.stop()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+async def drive_servers(
+    args: argparse.Namespace, servers: list[ServerProcess], interval: float
+) -> dict[str, Any]:
+    """Drive ``args.tables`` tables over ``servers`` for the measured window: table g is created
+    through server g mod n and its connections are spread over all of them."""
+    rnd = random.Random(args.seed)
+    stats = Stats()
+    phase = Phase(interval)
+    options = game_options(args.game, args.seats, args.seed)
+    ws_bases = [server.base_url.replace("http", "ws") for server in servers]
+    if args.bots:
+        drivers = [drive_bots(servers[0].base_url, ws_bases[0], args.game, options, args.bots, phase, stats)
+                   for _ in range(args.tables)]  # fmt: skip
+    else:
+        drivers = [
+            drive_server(servers[g % len(servers)].base_url, ws_bases, args.game, options,
+                         args.spectators, phase, stats, random.Random(rnd.random()))
+            for g in range(args.tables)
+        ]  # fmt: skip
+    elapsed, cpu = await timed(drivers, args.warmup, args.seconds, [s.pid for s in servers], phase, stats)
     real = stats.summary(elapsed)
     real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
     connections = args.seats + args.spectators
@@ -386,10 +431,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "seconds": args.seconds, "server": real, "cores": os.cpu_count(),
                 "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}  # fmt: skip
     modes = {"both": [True, False], "on": [True], "off": [False]}[args.patches]
-    servers = {label(p): await run_server(args, tmp, p, interval) for p in modes}
+    if args.workers:
+        # Scale-out: one worker against ``--workers`` on the same PostgreSQL and Redis, patches on.
+        modes = [True]
+        servers = {f"{n} worker{'s' if n > 1 else ''} (PostgreSQL + Redis)": await run_workers(args, tmp, n, interval)
+                   for n in sorted({1, args.workers})}  # fmt: skip
+    else:
+        servers = {label(p): await run_server(args, tmp, p, interval) for p in modes}
 
     # The floor: same tables, connections and frame size, no rules and no database.
-    size = args.frame_bytes or sample_frame_size(tmp / f"{label(modes[0]).replace(' ', '-')}.db")
+    if args.workers:
+        sampled = [real.pop("snapshot_mean_bytes") for real in servers.values()][-1]
+    else:
+        sampled = sample_frame_size(tmp / f"{label(modes[0]).replace(' ', '-')}.db")
+    size = args.frame_bytes or sampled
     port = free_port()
     floor = subprocess.Popen([sys.executable, "-c", FLOOR_SERVER, str(port)], stdout=subprocess.PIPE)
     assert floor.stdout is not None and floor.stdout.readline().strip() == b"ready"
@@ -400,7 +455,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             drive_floor(f"ws://127.0.0.1:{port}", g, args.seats, args.spectators, size, fphase, fstats)
             for g in range(args.tables)
         ]
-        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, floor.pid, fphase, fstats)
+        felapsed, fcpu = await timed(drivers, args.warmup, args.seconds, [floor.pid], fphase, fstats)
     finally:
         floor.terminate()
         floor.wait()
@@ -420,9 +475,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "floor": floor_summary,
         "cores": os.cpu_count(),
         "mode": f"paced at {args.rate:g} actions/s" if args.rate else "closed loop",
+        "workers": args.workers,
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
-    if len(servers) == 2:
+    if set(servers) == {"patches on", "patches off"}:
         on, off = servers["patches on"], servers["patches off"]
         result["update_frame_ratio"] = round(
             on["update_frame_median_bytes"] / max(1, off["update_frame_median_bytes"]), 3
@@ -439,8 +495,9 @@ def sample_frame_size(db: Path) -> int:
     return int(row[0] or 2000)
 
 
-def write_readme(result: dict[str, Any]) -> None:
-    """Replaces the generated "last run" block of the Server section (the notes around it stay)."""
+def write_readme(result: dict[str, Any], begin: str = BEGIN, end: str = END) -> None:
+    """Replaces the generated "last run" block of the Server section (the notes around it stay);
+    a ``--workers`` run has a block of its own."""
     f = result["floor"]
     rows = "".join(
         f"| Dragontable, {name} | {s['actions_per_s']} | {s['p50_ms']} | {s['p99_ms']} | {s['cpu_us_per_action']} "
@@ -450,8 +507,8 @@ def write_readme(result: dict[str, Any]) -> None:
     )
     ratio = result.get("update_frame_ratio")
     body = (
-        f"{BEGIN}\n"
-        f"Last run of `python bench/server_load.py` ({result['mode']}): {result['game']}, "
+        f"{begin}\n"
+        f"Last run of `python bench/server_load.py{' --workers ' + str(result['workers']) if result.get('workers') else ''}` ({result['mode']}): {result['game']}, "
         f"{result['tables']} tables × {result['seats']} seats + {result['spectators']} spectators, "
         f"{result['seconds']} s measured per server, {result['cores']} cores shared with the load generator, "
         f"load average {result['load_average'][0]} → {result['load_average'][1]}.\n\n"
@@ -462,11 +519,11 @@ def write_readme(result: dict[str, Any]) -> None:
         f"| floor | {f['actions_per_s']} | {f['p50_ms']} | {f['p99_ms']} | {f['cpu_us_per_action']} | 1 "
         f"| {result['frame_bytes']} | {result['frame_bytes']} | |\n\n"
         + (f"Median update frame with patches / without: {ratio}.\n" if ratio is not None else "")
-        + f"{END}\n"
+        + f"{end}\n"
     )  # fmt: skip
     text = README.read_text() if README.exists() else "# Benchmarks\n\n"
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", body, text, flags=re.S)
+    if begin in text:
+        text = re.sub(re.escape(begin) + ".*?" + re.escape(end) + "\n?", lambda _m: body, text, flags=re.S)
     else:
         text = text.rstrip("\n") + "\n\n## Server\n\n" + body
     README.write_text(text)
@@ -493,12 +550,21 @@ def main() -> int:
                    help="every seat a bot of this level over the public protocol (prints only)")  # fmt: skip
     p.add_argument("--patches", choices=("both", "on", "off"), default="both",
                    help="view patches on, off (DRAGONTABLE_VIEW_PATCHES=0) or both, one server after the other")  # fmt: skip
+    p.add_argument("--workers", type=int, default=0,
+                   help="scale-out (issue 15.6): one worker, then this many, sharing a new PostgreSQL "
+                        "database and Redis, each table's connections spread over them (patches on)")  # fmt: skip
+    p.add_argument("--postgres", default="postgresql+psycopg://postgres@127.0.0.1:5432",
+                   help="the PostgreSQL server --workers makes its database on")  # fmt: skip
+    p.add_argument("--redis", default="redis://127.0.0.1:6379/2", help="the bus --workers shares")
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
     if not args.no_write and not args.bots:
-        write_readme(result)
+        if args.workers:
+            write_readme(result, WORKERS_BEGIN, WORKERS_END)
+        else:
+            write_readme(result)
     return 0
 
 
