@@ -35,7 +35,7 @@ from backend.store.repository import LoggedAction, TableRecord
 from . import protocol
 from .hub import Connection
 
-# The updates after seq ``after`` up to ``upto`` as ``seat`` was sent them (master._entries).
+# The updates after seq ``after`` up to ``upto`` as ``seat`` was sent them (backlog.py: the ring, then the log).
 Entries = Callable[[str, int, int], Awaitable[list[dict[str, Any]]]]
 # The table's stored log up to a seq (the master reads it from the repository).
 ReadLog = Callable[[int], Awaitable[list[LoggedAction]]]
