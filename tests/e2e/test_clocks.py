@@ -79,6 +79,8 @@ def test_lobby_clock_counts_down_from_the_first_decision(browser, server, artifa
     alice.screenshot(path=str(artifacts / "clock-first-decision.png"))
 
     # The live region says whose turn it is, and what Alice may do, by name.
+    # (The announcer empties the region, then says the text 30 ms later: wait for it.)
+    alice.wait_for_function("() => document.getElementById('announcer').innerText.startsWith('Your turn')")
     said = alice.inner_text("#announcer")
     assert said.startswith("Your turn as Player 1") and "Roll" in said, said
 
@@ -96,5 +98,5 @@ def test_lobby_clock_counts_down_from_the_first_decision(browser, server, artifa
     # Back to the tab: the title stops flashing.
     bob.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
     bob.wait_for_function(f"() => document.title === {title!r}")
-    assert "Your turn as Player 2" in bob.inner_text("#announcer")
+    bob.wait_for_function("() => document.getElementById('announcer').innerText.includes('Your turn as Player 2')")
     finish(rec, server.base_url, alice, bob)
