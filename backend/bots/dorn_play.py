@@ -30,12 +30,13 @@ from backend.games.dorn import sim
 from backend.games.dorn.board import BOARD
 from backend.games.dorn.catalog import MONSTERS, ZORKAL_STATS
 from backend.games.dorn.rules.treasure import artifacts_in_chamber
-from backend.games.dorn.rules.turns import KEEPER
+from backend.games.dorn.rules.turns import KEEPER, MONSTER_MOVES
 from backend.games.dorn.state import reader
 
 from .playbook import Playbook
 
 HEROES = "heroes"
+CONCESSIONS = frozenset(sim.GIVE_UP_TYPES) | {"surrender_vote"}
 HORIZON = 400  # actions: a cap well above a round's (settled stops rollouts first)
 ROUND = ("K1", "K2", "K3", "K4", "K4P", "H1", "H2", "H3")  # the steps of one round, in order
 HERO_ODDS = (
@@ -76,7 +77,62 @@ def steady(state: Any, seat: Seat, legal: list[Action], rng: Rng) -> Action:
     if state["surrender"] is not None:
         return {"type": "surrender_vote", "accept": False}
     playing = [a for a in legal if a["type"] not in sim.GIVE_UP_TYPES] or legal
+    _steer_by_blocks(state, seat, playing)
     return sim.choose(state, seat, playing, rng)
+
+
+def _steer_by_blocks(state: Any, seat: Seat, kept: list[Action]) -> None:
+    """Let the simulator steer the Keeper's movement by its per-creature blocks for ``kept``: the
+    list ``actions.legal`` handed out, less its concessions (the Keeper's surrender).
+
+    ``sim._keeper_moves`` reads the blocks only when handed the very list ``actions.legal``
+    built for the state (``memo["keeper_list"]``); any other list it reads move by move, with
+    the same answer but a parse of every listed move (≈ 250 of them).  The blocks describe the
+    moves, which ``kept`` holds unchanged and in order, so the memo may name ``kept`` instead:
+    the same picks without the parse."""
+    if seat != KEEPER or state["phase"] != MONSTER_MOVES:
+        return
+    memo = reader(state).memo
+    handed = memo.get("keeper_list")
+    if handed is None or handed[0] is kept:
+        return
+    listed, size = handed
+    if size != len(listed) or len(kept) >= size:
+        return
+    rest = iter(kept)
+    want = next(rest, None)
+    for a in listed:
+        if a is want:
+            want = next(rest, None)
+        elif a["type"] not in CONCESSIONS:
+            return  # not a cut of the handed list
+    if want is None:
+        memo["keeper_list"] = (kept, len(kept))
+
+
+def options(state: Any, seat: Seat, legal: list[Action]) -> list[Action]:
+    """The Keeper's movement choices worth searching: the steady pick's purposeful moves (a
+    creature to where it attacks a hero, or deeper into the Ritual Chamber), its moves closer to
+    a hero, bat form, and ending the step.  The other listed moves (≈ 250 in a mid-game step)
+    wander: a search that opens them one by one gives each a couple of rollouts and learns
+    nothing.  With no purposeful move and none closer, ending the step is the one sensible
+    choice, answered at once.  Every other step keeps its whole list."""
+    if (
+        seat != KEEPER
+        or state["phase"] != MONSTER_MOVES
+        or state["prompt"] is not None
+        or state["surrender"] is not None
+    ):
+        return legal
+    _steer_by_blocks(state, seat, legal)
+    purposeful, closer = sim._keeper_moves(state, legal)
+    done = [a for a in legal if a["type"] == "done"]
+    if not done:
+        return legal
+    if not purposeful and not closer:
+        return done
+    bats = [a for a in legal if a["type"] == "bat_form"]
+    return [*purposeful, *closer, *bats, *done]
 
 
 def score(state: Any, side_: str) -> float:
@@ -138,5 +194,6 @@ PLAYBOOK = Playbook(
     horizon=HORIZON,
     settled=settled,
     gives_up=gives_up,
-    concessions=frozenset(sim.GIVE_UP_TYPES) | {"surrender_vote"},
+    concessions=CONCESSIONS,
+    options=options,
 )
