@@ -159,7 +159,11 @@ def test_dorn_card_texts_reach_their_holders_only(browser: Any, server: Any, art
     assert "Ritual" in first.locator(".card-text").inner_text()
     # The panel is rebuilt on every update; the opened text stays open.
     keeper.evaluate("() => window.__dt.table.refresh()")
-    assert keeper.locator(f'#hero-panels details[data-card="ritual:{hand[0]}"]').evaluate("(d) => d.open")
+    # (The toggle event that records it open comes after the click: wait for the rebuilt one.)
+    keeper.wait_for_function(
+        "(id) => document.querySelector(`#hero-panels details[data-card=\"ritual:${id}\"]`)?.open === true",
+        arg=hand[0],
+    )
     keeper.screenshot(path=str(artifacts / "texts-keeper-hand.png"))
 
     # Each hero seat reads its own Blessing.
