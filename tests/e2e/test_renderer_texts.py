@@ -159,10 +159,10 @@ def test_dorn_card_texts_reach_their_holders_only(browser: Any, server: Any, art
     assert "Ritual" in first.locator(".card-text").inner_text()
     # The panel is rebuilt on every update; the opened text stays open.
     keeper.evaluate("() => window.__dt.table.refresh()")
-    # (The toggle event that records it open comes after the click: wait for the rebuilt one.)
-    keeper.wait_for_function(
+    # At once: the click records it (the toggle event comes a task later, after this rebuild).
+    assert keeper.evaluate(
         "(id) => document.querySelector(`#hero-panels details[data-card=\"ritual:${id}\"]`)?.open === true",
-        arg=hand[0],
+        hand[0],
     )
     keeper.screenshot(path=str(artifacts / "texts-keeper-hand.png"))
 

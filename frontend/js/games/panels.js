@@ -49,6 +49,27 @@ export function fallbackActionLabel(a, value = (v) => (typeof v === "object" ? J
 }
 
 /**
+ * A <details>' attributes that keep it open across the panels' rebuilds: `open` (a Set the
+ * renderer keeps) holds the keys of those the player opened. The click on its own summary
+ * records the coming state at once: the toggle event follows a task later, and an update
+ * rebuilding the panel in between would close it again (and the late event would then
+ * record it open on the replaced element). The toggle records what a click did not (find in
+ * page opens a details too).
+ */
+export function keptOpen(open, key) {
+  const record = (isOpen) => (isOpen ? open.add(key) : open.delete(key));
+  return {
+    open: open.has(key),
+    onclick: (e) => {
+      if (e.target.closest("summary")?.parentElement === e.currentTarget) record(!e.currentTarget.open);
+    },
+    ontoggle: (e) => {
+      if (e.target.isConnected) record(e.target.open);
+    },
+  };
+}
+
+/**
  * A card's text that opens on tap or keyboard (a <details>; `spec` styles its summary), with
  * the same words as its hover title. The panels are rebuilt on every update: `open` (a Set the
  * renderer keeps) remembers which ones the player opened, by `key`. The inline styles keep it
@@ -57,7 +78,7 @@ export function fallbackActionLabel(a, value = (v) => (typeof v === "object" ? J
 export function textChip(spec, key, open, summary, text) {
   return h(
     "details.card-detail",
-    { open: open.has(key), title: text, dataset: { card: key }, style: { display: "inline-block", maxWidth: "100%", verticalAlign: "top" }, ontoggle: (e) => (e.target.open ? open.add(key) : open.delete(key)) },
+    { ...keptOpen(open, key), title: text, dataset: { card: key }, style: { display: "inline-block", maxWidth: "100%", verticalAlign: "top" } },
     h(`summary${spec}`, { style: { cursor: "pointer" } }, summary),
     h("span.card-text", { style: { display: "block", whiteSpace: "normal" } }, text),
   );

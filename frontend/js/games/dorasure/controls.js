@@ -1,7 +1,7 @@
 // Dorasure's DOM side: the hero cards under the map and the controls: the listed actions
 // as lit hexes, die pickers, buttons and the dialogs of the questions asked between moves.
 import { h, titleCase } from "../../ui.js";
-import { cardHeader, seatOf, statBar, textChip, tokenChip } from "../panels.js";
+import { cardHeader, keptOpen, seatOf, statBar, textChip, tokenChip } from "../panels.js";
 import { heroesOf } from "./layout.js";
 import { DorasureNames } from "./names.js";
 import { TERRAIN_STYLE } from "./terrain.js";
@@ -133,7 +133,7 @@ function legend(stat, open) {
   const attrs = h("li", {}, h("b", {}, "Hero cards"), `: ${ATTRS.map(([, label]) => label).join(", ")} are the hero's attributes; Powers opens its sheet's texts.`);
   return h(
     "details.board-legend.small",
-    { open: open.has("legend"), ontoggle: (e) => (e.target.open ? open.add("legend") : open.delete("legend")) },
+    keptOpen(open, "legend"),
     h("summary", {}, "What the map shows"),
     h("ul", { style: { columns: "2 24em", columnGap: "2em", margin: "0.3em 0", paddingLeft: "1.2em" } }, terrains, marks, attrs),
   );

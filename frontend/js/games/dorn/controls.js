@@ -1,7 +1,7 @@
 // Dorn's DOM side: the hero panels under the board (the Keeper's card, one card per hero, the
 // seat's Blessing) and the controls: the listed actions as board clicks, buttons and dialogs.
 import { h } from "../../ui.js";
-import { cardHeader, seatOf, statBar, textChip, tokenChip } from "../panels.js";
+import { cardHeader, keptOpen, seatOf, statBar, textChip, tokenChip } from "../panels.js";
 import { heroColor } from "./figures.js";
 import { key } from "./layout.js";
 import { abilityEntry, abilityGroup, abilityLine, abilityName, heroAbilities } from "./abilities.js";
@@ -57,7 +57,7 @@ function legend(open) {
   const marks = legendEntries(MARKER_LABEL).map(([, , label, meaning]) => h("li", {}, h("b", {}, label), `: ${meaning}`));
   return h(
     "details.board-legend.small",
-    { open: open.has("legend"), ontoggle: (e) => (e.target.open ? open.add("legend") : open.delete("legend")) },
+    keptOpen(open, "legend"),
     h("summary", {}, "What the board shows"),
     h("ul", { style: { columns: "2 24em", columnGap: "2em", margin: "0.3em 0", paddingLeft: "1.2em" } }, zones, marks, h("li", {}, h("b", {}, "Numbers on the edges"), ": columns (x) above, rows (y) on the left; buttons and the log name cells (x,y).")),
   );
