@@ -11,9 +11,10 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.types import Receive, Scope, Send
 
 from backend.config import Settings
 from backend.engine import registry
@@ -24,7 +25,7 @@ from backend.lobby.routes import router as lobby_router
 from backend.play.bus import make_bus
 from backend.play.metrics import Metrics
 from backend.play.tables import Tables
-from backend.play.ws import router as ws_router
+from backend.play.ws import TABLE_PATH, table_socket
 from backend.store.db import make_engine, make_sessionmaker
 from backend.store.repository import Repository
 from backend.store.writer import CommitWriter
@@ -37,6 +38,21 @@ SPA_PREFIXES = ("table/", "replay/", "record")
 FALLBACK_PAGE = """<!doctype html><meta charset="utf-8"><title>Dragontable</title>
 <h1>Dragontable</h1><p>The server is running, but the browser client (frontend/index.html)
 is not there. The API is described at <a href="/docs">/docs</a>.</p>"""
+
+
+class DragontableApp(FastAPI):
+    """FastAPI, with the table WebSocket (``play/ws.py``) served ahead of the router and its
+    middleware: held for hours by every player and spectator, a socket through the router also
+    held its routing, dependency and exception-middleware frames, about 12 KiB each (tracemalloc,
+    issue 15 point 4; bench/README.md "Capacity"). Any other socket path goes to the router,
+    which refuses it."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and (match := TABLE_PATH.fullmatch(scope["path"])):
+            scope["app"] = self  # what Starlette sets: the handler reads app.state through it
+            await table_socket(WebSocket(scope, receive, send), match.group(1))
+            return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -67,14 +83,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             engine.dispose()
             log.info("worker %s stopped", tables.worker_id, extra={"worker": tables.worker_id})
 
-    app = FastAPI(title="Dragontable", version="1", lifespan=lifespan)
+    app = DragontableApp(title="Dragontable", version="1", lifespan=lifespan)
     app.state.settings = settings
     errors.install(app)
     _mount_metrics(app, settings)
     app.include_router(lobby_router)
     app.include_router(imports_router)
     app.include_router(forks_router)
-    app.include_router(ws_router)
     _mount_frontend(app, settings.frontend_dir)
     return app
 

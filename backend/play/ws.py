@@ -1,14 +1,19 @@
-"""``WS /ws/tables/{id}``: hello, then act / chat / ping (docs/protocol.md)."""
+"""``WS /ws/tables/{id}``: hello, then act / chat / ping (docs/protocol.md).
+
+The app serves it ahead of its router (``backend/app.py``, ``TABLE_PATH``): an idle socket
+then holds none of FastAPI's routing, dependency and exception-middleware frames.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 
 from backend.config import Settings
 from backend.store.repository import NotFound
@@ -30,7 +35,8 @@ from .record import TableBroken
 from .tables import Tables
 
 log = logging.getLogger("dragontable.play")
-router = APIRouter()
+# The table socket's path; the id is checked against TABLE_ID inside.
+TABLE_PATH = re.compile(r"/ws/tables/([^/]+)")
 
 
 class RateLimiter:
@@ -63,7 +69,6 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == ws.headers.get("host")
 
 
-@router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     settings: Settings = ws.app.state.settings
     tables: Tables = ws.app.state.tables
