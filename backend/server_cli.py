@@ -75,6 +75,7 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
     import uvicorn
 
     from backend.app import create_app
+    from backend.play.wsserver import ws_protocol
     from backend.store.migrate import upgrade
 
     try:
@@ -112,7 +113,7 @@ def run_serve(args: argparse.Namespace, extra: list[str]) -> int:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=settings.ws_compression,
-        ws=settings.ws_impl,
+        ws=ws_protocol(settings.ws_impl),
         proxy_headers=True,
         log_config=logs.configure(settings.log_format, args.log_level),
         # SIGTERM: stop accepting, close every WebSocket with 1012 (clients reconnect), let the

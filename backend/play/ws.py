@@ -77,7 +77,6 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     await ws.accept()
     conn = Connection(ws, settings.send_queue_limit)
-    conn.start()
     runtime: TableRuntime | None = None
     try:
         try:
@@ -113,7 +112,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 async def _finish_writer(conn: Connection) -> None:
     """Let the writer send what is queued and the close frame."""
-    writer = conn._writer
+    writer = conn.writing
     if writer is not None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.shield(writer), timeout=5)

@@ -1,0 +1,185 @@
+"""What an idle table socket holds (issue 15 point 4: ≤ 20 KiB each, bench/capacity.py).
+
+The memory itself is measured by the benchmark; these tests pin the three things that took it
+there, on a real uvicorn server in this process (so its objects can be looked at):
+
+* the table socket is served ahead of FastAPI's router (``DragontableApp``): no routing,
+  dependency or exception-middleware frames are held while it waits;
+* uvicorn's protocol lets the handshake's request and response go once the accept is sent
+  (``play/wsserver.py``);
+* the connection's writer task runs only while it has frames to send (``play/hub.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from starlette.websockets import WebSocketState
+from uvicorn.importer import import_from_string
+
+from backend.app import create_app
+from backend.config import Settings
+from backend.play.hub import Connection
+from backend.play.wsserver import LEAN, LeanWebSocketProtocol, ws_protocol
+from backend.store.migrate import upgrade
+
+from ..server_fixtures import free_port
+
+
+def test_the_setting_maps_to_the_lean_protocol_only_for_sans_io() -> None:
+    assert ws_protocol("auto") == LEAN and ws_protocol("websockets-sansio") == LEAN
+    assert ws_protocol("wsproto") == "wsproto" and ws_protocol("websockets") == "websockets"
+    assert import_from_string(LEAN) is LeanWebSocketProtocol
+
+
+async def _wait_for(predicate: Any, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def _frames_of(task: asyncio.Task[Any]) -> list[str]:
+    """The qualified names of the coroutines a waiting task is suspended in, outermost first."""
+    names = []
+    coro: Any = task.get_coro()
+    while coro is not None:
+        names.append(getattr(coro, "__qualname__", type(coro).__name__))
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return names
+
+
+async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'idle.db'}"
+    upgrade(url)
+    app = create_app(Settings(database_url=url))
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws_protocol("auto"), log_level="warning")
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    try:
+        await _wait_for(lambda: server.started)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            me = (await http.post("/api/players", json={"name": "Host"})).json()
+            reply = await http.post(
+                "/api/tables",
+                json={"game": "dorasure", "options": {"heroes": ["ninja", "hunter"]}},
+                headers={"Authorization": f"Bearer {me['player_token']}"},
+            )
+            assert reply.status_code == 201, reply.text
+            table_id = reply.json()["id"]
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
+            await ws.send(json.dumps({"type": "hello", "seat_token": None}))
+            welcome = json.loads(await ws.recv())
+            assert welcome["type"] == "welcome"
+            # The attach ends with the chat's history: from then on the socket is idle.
+            while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "chat_history":
+                assert frame["type"] == "presence", frame
+            # The server's side of this socket, found through the table it watches.
+            runtime = await app.state.tables.get(table_id)
+            (conn,) = runtime.connections
+            # Everything is sent: no writer task is left waiting for the next frame.
+            await _wait_for(lambda: conn.writing is None)
+            (protocol,) = server.server_state.connections
+            assert isinstance(protocol, LeanWebSocketProtocol)
+            assert protocol.request is None and protocol.response is None
+            # The socket's task waits for the next message in our handler, which the app calls
+            # itself: no router, route or exception middleware in between.
+            (task,) = [t for t in server.server_state.tasks if not t.done()]
+            await _wait_for(lambda: "WebSocket.receive" in _frames_of(task))
+            frames = _frames_of(task)
+            assert frames[:5] == [
+                "WebSocketsSansIOProtocol.run_asgi",
+                "ProxyHeadersMiddleware.__call__",
+                "DragontableApp.__call__",
+                "table_socket",
+                "_serve",
+            ], frames
+            # And it still plays: a ping is answered.
+            await ws.send(json.dumps({"type": "ping"}))
+            while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "pong":
+                assert frame["type"] == "presence", frame
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 30)
+
+
+class _Socket:
+    """What Connection needs of a Starlette WebSocket: sends that may stall."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed_with: int | None = None
+        self.application_state = WebSocketState.CONNECTED
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def send_text(self, text: str) -> None:
+        await self.gate.wait()
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed_with = code
+        self.application_state = WebSocketState.DISCONNECTED
+
+
+async def test_the_writer_runs_only_while_frames_are_pending() -> None:
+    sock = _Socket()
+    conn = Connection(sock, queue_limit=3)  # type: ignore[arg-type]
+    assert conn.writing is None
+    conn.send_text("a")
+    conn.send_text("b")
+    assert conn.writing is not None
+    await _wait_for(lambda: conn.writing is None)
+    assert sock.sent == ["a", "b"]
+    # A stalled client: what piles up behind the batch being sent counts against the limit.
+    sock.gate.clear()
+    conn.send_text("c")
+    await asyncio.sleep(0)  # the writer takes ["c"] and stalls on it
+    for text in ("d", "e", "f"):
+        conn.send_text(text)
+    assert not conn.closed
+    conn.send_text("g")  # the fourth behind the stalled send: closed, 1013
+    assert conn.closed and conn.close_code == 1013
+    sock.gate.set()
+    writer = conn.writing
+    assert writer is not None
+    await asyncio.wait_for(writer, 5)
+    # Everything queued before the close went out, in order, then the close frame.
+    assert sock.sent == ["a", "b", "c", "d", "e", "f"] and sock.closed_with == 1013
+    conn.send_text("h")  # after the close: dropped
+    assert sock.sent[-1] == "f"
+
+
+async def test_a_close_with_nothing_pending_still_sends_the_close_frame() -> None:
+    sock = _Socket()
+    conn = Connection(sock, queue_limit=10)  # type: ignore[arg-type]
+    conn.close(4404)
+    writer = conn.writing
+    assert writer is not None
+    await asyncio.wait_for(writer, 5)
+    assert sock.sent == [] and sock.closed_with == 4404
+
+
+async def test_a_send_that_fails_closes_the_connection() -> None:
+    sock = _Socket()
+
+    async def broken(text: str) -> None:
+        raise RuntimeError("the peer went away")
+
+    sock.send_text = broken  # type: ignore[method-assign]
+    conn = Connection(sock, queue_limit=10)  # type: ignore[arg-type]
+    conn.send_text("a")
+    writer = conn.writing
+    assert writer is not None
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer, 5)
+    assert conn.closed and sock.closed_with == 1000
