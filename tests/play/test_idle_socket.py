@@ -5,8 +5,8 @@ there, on a real uvicorn server in this process (so its objects can be looked at
 
 * the table socket is served ahead of FastAPI's router (``DragontableApp``): no routing,
   dependency or exception-middleware frames are held while it waits;
-* uvicorn's protocol lets the handshake's request and response go once the accept is sent
-  (``play/wsserver.py``);
+* uvicorn's protocol lets the handshake's request and response go once the accept is sent, and
+  waits on a lighter inbox and gate than asyncio's Queue and Event (``play/wsserver.py``);
 * the connection's writer task runs only while it has frames to send (``play/hub.py``).
 """
 
@@ -27,7 +27,7 @@ from uvicorn.importer import import_from_string
 from backend.app import create_app
 from backend.config import Settings
 from backend.play.hub import Connection
-from backend.play.wsserver import LEAN, LeanWebSocketProtocol, ws_protocol
+from backend.play.wsserver import LEAN, Gate, Inbox, LeanWebSocketProtocol, ws_protocol
 from backend.store.migrate import upgrade
 
 from ..server_fixtures import free_port
@@ -91,6 +91,7 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
             (protocol,) = server.server_state.connections
             assert isinstance(protocol, LeanWebSocketProtocol)
             assert protocol.request is None and protocol.response is None
+            assert isinstance(protocol.queue, Inbox) and isinstance(protocol.writable, Gate)
             # The socket's task waits for the next message in our handler, which the app calls
             # itself: no router, route or exception middleware in between.
             (task,) = [t for t in server.server_state.tasks if not t.done()]
@@ -183,3 +184,43 @@ async def test_a_send_that_fails_closes_the_connection() -> None:
     with contextlib.suppress(Exception):
         await asyncio.wait_for(writer, 5)
     assert conn.closed and sock.closed_with == 1000
+
+
+async def test_the_inbox_hands_out_in_order_and_survives_a_cancelled_get() -> None:
+    inbox = Inbox()
+    assert inbox.empty()
+    inbox.put_nowait(1)
+    inbox.put_nowait(2)
+    assert not inbox.empty()
+    assert [await inbox.get(), await inbox.get()] == [1, 2] and inbox.empty()
+    # A waiting get is woken by the next put.
+    getter = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    assert not getter.done()
+    inbox.put_nowait("x")
+    assert await asyncio.wait_for(getter, 5) == "x"
+    # A cancelled get loses nothing: the item waits for the next one.
+    cancelled = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await cancelled
+    inbox.put_nowait("y")
+    assert await asyncio.wait_for(inbox.get(), 5) == "y" and inbox.empty()
+
+
+async def test_the_gate_opens_for_every_waiter_and_closes_again() -> None:
+    gate = Gate()
+    assert not gate.is_set()
+    waiters = [asyncio.create_task(gate.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(w.done() for w in waiters)
+    gate.set()
+    assert await asyncio.wait_for(asyncio.gather(*waiters), 5) == [True, True, True]
+    assert gate.is_set() and await gate.wait()  # open: no wait at all
+    gate.clear()
+    late = asyncio.create_task(gate.wait())
+    await asyncio.sleep(0.01)
+    assert not late.done() and not gate.is_set()
+    gate.set()
+    assert await asyncio.wait_for(late, 5)
