@@ -282,6 +282,16 @@ class Odds(Protocol):
 
 
 @runtime_checkable
+class AtRest(Protocol[S_in]):
+    """Optional: a game whose states keep what only speeds up their next listing or apply (the
+    Dorasure movement search and legal actions), which ``at_rest(state)`` lets go. Asked when
+    nobody is connected to the table any more (issue 15 point 4); the state's value, its view,
+    its legal actions and its hash, is the same afterwards."""
+
+    def at_rest(self, state: S_in) -> None: ...
+
+
+@runtime_checkable
 class SimSteering(Protocol[S_in]):
     """Optional: a game whose random playouts (simulator, conformance, benchmarks) pick among the
     listed actions with purpose rather than uniformly (engine/playout.py).  ``rng`` is the

@@ -25,7 +25,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from backend.config import Settings
-from backend.engine.core import Game, IllegalAction, Sides, Transition, check_action_shape
+from backend.engine.core import AtRest, Game, IllegalAction, Sides, Transition, check_action_shape
 from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, replay_log
 from backend.engine.rulerefs import refusal_rule
 from backend.lobby.schemas import table_out
@@ -42,7 +42,7 @@ from backend.store.repository import (
 )
 from backend.store.writer import CommitWriter
 
-from . import chat, frames, protocol, seats
+from . import chat, frames, protocol, seats, static
 from .attendance import Attendance
 from .backlog import Applied, Backlog
 from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
@@ -95,7 +95,7 @@ class TableRuntime:
         self.game = game
         self.record: TableRecord = load.table
         self.id = self.record.id
-        self.static = game.static_info(self.record.options)
+        self.static = static.static_info(game, self.record.options)  # parts shared by tables
         self._sides = game.sides(self.record.options) if isinstance(game, Sides) else None
         self.backlog = Backlog(tables.repo, game, self.id, self.settings.missed_ring)
         # Spectators watching from a side, whole rounds behind (issue 14.4): None unless allowed.
@@ -210,7 +210,16 @@ class TableRuntime:
         self._forget(conn)
         self._presence_changed()
         if not self.connections:
+            self._rest()
             self._evict = asyncio.get_running_loop().call_later(30.0, self.tables.evict_if_idle, self.id)
+
+    def _rest(self) -> None:
+        """Nobody is connected: let go of what only speeds up the next frames (issue 15 point 4),
+        the ring of recent steps (a reconnect reads its missed steps from the stored log, where
+        every committed one already is) and the state's caches (``AtRest``)."""
+        self.backlog.ring.clear()
+        if isinstance(self.game, AtRest):
+            self.game.at_rest(self.state)
 
     def _forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""

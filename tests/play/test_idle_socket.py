@@ -18,33 +18,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
-import uvicorn
 import websockets
 from starlette.websockets import WebSocketState
 from uvicorn.importer import import_from_string
 
-from backend.app import create_app
-from backend.config import Settings
 from backend.play.hub import Connection
 from backend.play.wsserver import LEAN, Gate, Inbox, LeanWebSocketProtocol, ws_protocol
-from backend.store.migrate import upgrade
 
-from ..server_fixtures import free_port
+from .inprocess import dorasure_table, serving, wait_for
 
 
 def test_the_setting_maps_to_the_lean_protocol_only_for_sans_io() -> None:
     assert ws_protocol("auto") == LEAN and ws_protocol("websockets-sansio") == LEAN
     assert ws_protocol("wsproto") == "wsproto" and ws_protocol("websockets") == "websockets"
     assert import_from_string(LEAN) is LeanWebSocketProtocol
-
-
-async def _wait_for(predicate: Any, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "timed out"
-        await asyncio.sleep(0.01)
 
 
 def _frames_of(task: asyncio.Task[Any]) -> list[str]:
@@ -58,24 +45,8 @@ def _frames_of(task: asyncio.Task[Any]) -> list[str]:
 
 
 async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'idle.db'}"
-    upgrade(url)
-    app = create_app(Settings(database_url=url))
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws_protocol("auto"), log_level="warning")
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    try:
-        await _wait_for(lambda: server.started)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            me = (await http.post("/api/players", json={"name": "Host"})).json()
-            reply = await http.post(
-                "/api/tables",
-                json={"game": "dorasure", "options": {"heroes": ["ninja", "hunter"]}},
-                headers={"Authorization": f"Bearer {me['player_token']}"},
-            )
-            assert reply.status_code == 201, reply.text
-            table_id = reply.json()["id"]
+    async with serving(tmp_path) as (app, server, port):
+        table_id, _ = await dorasure_table(port, ["ninja", "hunter"])
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
             await ws.send(json.dumps({"type": "hello", "seat_token": None}))
             welcome = json.loads(await ws.recv())
@@ -87,7 +58,7 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
             runtime = await app.state.tables.get(table_id)
             (conn,) = runtime.connections
             # Everything is sent: no writer task is left waiting for the next frame.
-            await _wait_for(lambda: conn.writing is None)
+            await wait_for(lambda: conn.writing is None)
             (protocol,) = server.server_state.connections
             assert isinstance(protocol, LeanWebSocketProtocol)
             assert protocol.request is None and protocol.response is None
@@ -95,7 +66,7 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
             # The socket's task waits for the next message in our handler, which the app calls
             # itself: no router, route or exception middleware in between.
             (task,) = [t for t in server.server_state.tasks if not t.done()]
-            await _wait_for(lambda: "WebSocket.receive" in _frames_of(task))
+            await wait_for(lambda: "WebSocket.receive" in _frames_of(task))
             frames = _frames_of(task)
             assert frames[:5] == [
                 "WebSocketsSansIOProtocol.run_asgi",
@@ -108,9 +79,6 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
             await ws.send(json.dumps({"type": "ping"}))
             while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "pong":
                 assert frame["type"] == "presence", frame
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(serving, 30)
 
 
 class _Socket:
@@ -139,7 +107,7 @@ async def test_the_writer_runs_only_while_frames_are_pending() -> None:
     conn.send_text("a")
     conn.send_text("b")
     assert conn.writing is not None
-    await _wait_for(lambda: conn.writing is None)
+    await wait_for(lambda: conn.writing is None)
     assert sock.sent == ["a", "b"]
     # A stalled client: what piles up behind the batch being sent counts against the limit.
     sock.gate.clear()

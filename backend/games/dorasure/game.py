@@ -107,6 +107,11 @@ class Dorasure:
         """A full state ``seat`` cannot tell from the real one, for the bots (``determinise.py``)."""
         return determinise.sample_state(view, seat, rng, events)
 
+    def at_rest(self, state: State) -> None:
+        # The movement searches and listed actions of this state (rules/movement.py,
+        # actions.py): built again on the next ask.
+        state._cache.clear()
+
     def fork_state(self, state: State, seed: bytes) -> State:
         """The state to play a fork from: face-down tiles dealt again from ``seed`` (``fork.py``)."""
         return fork.fork_state(state, seed)

@@ -1,0 +1,89 @@
+"""A loaded table's memory at rest (issue 15 point 4; bench/capacity.py measures it): the static
+info tables share (play/static.py), and what a table lets go when nobody is connected
+(``TableRuntime._rest``, the games' ``AtRest``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from backend.engine.registry import get_game
+from backend.play import static
+
+from ..server_fixtures import WsClient, play_random
+from .inprocess import dorasure_table, serving, wait_for
+
+
+def test_equal_parts_are_one_object_and_the_info_is_the_games() -> None:
+    game = get_game("dorasure")
+    two = {"heroes": ["ninja", "hunter"]}
+    other = {"heroes": ["paladin", "shaman", "ninja"]}
+    a, b, c = static.static_info(game, two), static.static_info(game, dict(two)), static.static_info(game, other)
+    assert a == game.static_info(two) and c == game.static_info(other)
+    # The board does not depend on the heroes: every table holds the same one.
+    assert a["spaces"] is b["spaces"] is c["spaces"] and a["charts"] is c["charts"]
+    # The heroes' sheets and the seats do: shared only by the tables with the same ones.
+    assert a["heroes"] is b["heroes"] and a["heroes"] is not c["heroes"]
+    assert a["seats"] != c["seats"]
+
+
+def test_parts_of_two_games_are_never_mixed() -> None:
+    dorn = static.static_info(get_game("dorn"), {})
+    dorasure = static.static_info(get_game("dorasure"), {"heroes": ["ninja"]})
+    assert dorn["heroes"] is not dorasure["heroes"] and dorn["heroes"] != dorasure["heroes"]
+
+
+def test_the_map_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(static, "_PARTS", {})
+    monkeypatch.setattr(static, "PARTS_MAX", 3)
+    game = get_game("dorasure")
+    for heroes in (["ninja"], ["hunter"], ["paladin"], ["shaman"]):
+        info = static.static_info(game, {"heroes": heroes})
+        assert len(static._PARTS) <= 3
+        assert info == game.static_info({"heroes": heroes})
+
+
+def test_at_rest_drops_the_caches_and_changes_nothing_else() -> None:
+    game = get_game("dorasure")
+    state = game.initial_state(b"\x01" * 32, {"heroes": ["ninja", "hunter"]})
+    seat = sorted(game.to_act(state))[0]
+    legal = game.legal_actions(state, seat)
+    assert state._cache  # the movement search and the listing are kept for the validate
+    encoded = game.encode_state(state)
+    view = game.view(state, seat)
+    game.at_rest(state)
+    assert not state._cache
+    assert game.encode_state(state) == encoded and game.view(state, seat) == view
+    assert game.legal_actions(state, seat) == legal
+
+
+async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (app, _server, port):
+        table_id, tokens = await dorasure_table(port, ["ninja", "hunter"], start=True)
+        url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+        seats = {seat: WsClient(url, token) for seat, token in tokens.items()}
+        for client in seats.values():
+            await client.connect()
+        await play_random(seats, [], random.Random(2), stop_after=6)
+        ninja = seats["ninja"]
+        seen = {m["seq"]: m["events"] for m in map(json.loads, ninja.raw) if m["type"] == "update"}
+        last_legal, top = ninja.legal, ninja.seq
+        runtime = await app.state.tables.get(table_id)
+        assert runtime.backlog.ring and runtime.state._cache
+        for client in seats.values():
+            await client.close()
+        await wait_for(lambda: not runtime.connections)
+        # Nobody there: the ring of recent steps and the state's caches are gone.
+        assert not runtime.backlog.ring and not runtime.state._cache
+        # A reconnect from the first step on gets every step since, as it was first sent (read
+        # back from the stored log now), and the same listed actions.
+        back = WsClient(url, tokens["ninja"])
+        welcome = await back.connect(last_seq=1)
+        assert welcome is not None and welcome["seq"] == top
+        assert [m["seq"] for m in welcome["missed"]] == list(range(2, top + 1))
+        assert {m["seq"]: m["events"] for m in welcome["missed"]} == {s: e for s, e in seen.items() if s >= 2}
+        assert welcome["legal"] == last_legal
+        await back.close()
