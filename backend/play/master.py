@@ -30,6 +30,7 @@ from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, repla
 from backend.engine.rulerefs import refusal_rule
 from backend.lobby.schemas import table_out
 from backend.store.repository import (
+    RECENT_ACTION_IDS,
     ActionWrite,
     ChatRecord,
     Conflict,
@@ -430,6 +431,8 @@ class TableRuntime:
         self.seq += 1
         self.record.seq = self.seq
         self.action_ids[aid] = (self.seq, seat)
+        if len(self.action_ids) > RECENT_ACTION_IDS:  # the oldest goes (store/records.py)
+            del self.action_ids[next(iter(self.action_ids))]
         applied = Applied(self.seq, seat, aid, auto, tuple(transition.events))
         self.backlog.ring.append(applied)
         self.clock.moved_on()

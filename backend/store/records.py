@@ -102,9 +102,17 @@ class ChatRecord:
     at: datetime
 
 
+# The action ids a live table remembers, its newest steps' (issue 15 point 4: all of them grew a
+# table's memory by ~100 bytes a step for the game's life). A client resends only the action it
+# had in flight when its connection dropped, so a retry finds its id among these; an older id is
+# answered "stale" by the seq check, or by the log's unique key should its seq match.
+RECENT_ACTION_IDS = 256
+
+
 @dataclass(slots=True)
 class PlayLoad:
-    """What a master needs to rebuild a live table: snapshot + later actions."""
+    """What a master needs to rebuild a live table: snapshot + later actions, and the ids of
+    the newest ``RECENT_ACTION_IDS`` actions, oldest first."""
 
     table: TableRecord
     snapshot_seq: int | None

@@ -23,6 +23,7 @@ from .chatlog import ChatLog
 from .logwriter import LogWriter
 from .models import ActionRow, ChatLine, EventRow, GameTable, Player, SeatRow, Snapshot
 from .records import (
+    RECENT_ACTION_IDS,
     ActionWrite,
     ChatRecord,
     Conflict,
@@ -37,6 +38,7 @@ from .records import (
 )
 
 __all__ = [
+    "RECENT_ACTION_IDS",
     "ActionWrite",
     "ChatRecord",
     "Conflict",
@@ -351,14 +353,13 @@ class Repository(ChatLog):
             ).first()
             after = snap.seq if snap else 0
             actions = self._actions_after(s, table_id, after)
-            ids = {
-                aid: (seq, seat)
-                for aid, seq, seat in s.execute(
-                    select(ActionRow.action_id, ActionRow.seq, ActionRow.seat).where(
-                        ActionRow.table_id == table_id
-                    )
-                )
-            }
+            newest = s.execute(
+                select(ActionRow.action_id, ActionRow.seq, ActionRow.seat)
+                .where(ActionRow.table_id == table_id)
+                .order_by(ActionRow.seq.desc())
+                .limit(RECENT_ACTION_IDS)
+            ).all()
+            ids = {aid: (seq, seat) for aid, seq, seat in reversed(newest)}
             return PlayLoad(
                 table=table,
                 snapshot_seq=snap.seq if snap else None,

@@ -4,6 +4,7 @@ info tables share (play/static.py), and what a table lets go when nobody is conn
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -87,3 +88,42 @@ async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(tmp_p
         assert {m["seq"]: m["events"] for m in welcome["missed"]} == {s: e for s, e in seen.items() if s >= 2}
         assert welcome["legal"] == last_legal
         await back.close()
+
+
+async def test_a_table_remembers_only_its_newest_action_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import backend.play.master as master
+    import backend.store.repository as repository
+
+    monkeypatch.setattr(master, "RECENT_ACTION_IDS", 3)
+    monkeypatch.setattr(repository, "RECENT_ACTION_IDS", 3)
+    async with serving(tmp_path) as (app, _server, port):
+        table_id, tokens = await dorasure_table(port, ["ninja", "hunter"], start=True)
+        url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+        seats = {seat: WsClient(url, token) for seat, token in tokens.items()}
+        for client in seats.values():
+            await client.connect()
+        sent: list[tuple[WsClient, dict[str, object]]] = []  # the acts as sent, to send again
+        for n in range(6):
+            actor = next(c for c in seats.values() if c.seat in c.to_act and c.legal)
+            act = {"type": "act", "seq": actor.seq, "action_id": f"a{n}", "action": actor.legal[0]}
+            await actor.send(act)
+            assert (await actor.expect("ack", "rejected"))["type"] == "ack"
+            for client in seats.values():
+                await client.wait_seq(n + 1)
+            sent.append((actor, act))
+        runtime = await app.state.tables.get(table_id)
+        assert list(runtime.action_ids) == ["a3", "a4", "a5"]
+        stored = await asyncio.to_thread(app.state.repo.load_for_play, table_id)
+        assert list(stored.action_ids) == ["a3", "a4", "a5"]  # the newest, oldest first
+        # The retry of the action in flight is answered as before: its ack, no second step.
+        actor, act = sent[5]
+        await actor.send(act)
+        assert await actor.expect("ack", "rejected") == {"type": "ack", "action_id": "a5", "seq": 6}
+        # One long forgotten is refused as stale: never applied twice either.
+        actor, act = sent[0]
+        await actor.send(act)
+        refused = await actor.expect("ack", "rejected")
+        assert refused["type"] == "rejected" and refused["code"] == "stale"
+        assert runtime.seq == 6
+        for client in seats.values():
+            await client.close()
