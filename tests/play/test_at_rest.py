@@ -127,3 +127,11 @@ async def test_a_table_remembers_only_its_newest_action_ids(tmp_path: Path, monk
         assert runtime.seq == 6
         for client in seats.values():
             await client.close()
+
+
+def test_the_documented_window_of_retries_is_the_servers() -> None:
+    from backend.store.records import RECENT_ACTION_IDS
+
+    from .ws_fuzz_cases import REMEMBERED_IDS
+
+    assert REMEMBERED_IDS == RECENT_ACTION_IDS  # docs/protocol.md, ack

@@ -36,6 +36,7 @@ from .ws_fuzz_cases import (
     FAILURE_CODES,
     MAX_FRAME,
     NO_TIMEOUTS,
+    REMEMBERED_IDS,
     Case,
     Deep,
     Model,
@@ -125,6 +126,8 @@ def check_answer(case: Case, answer: dict[str, Any], peer: Peer, model: Model) -
         if msg is not None:
             assert answer["action_id"] == msg["action_id"], f"{where}: action id not echoed: {answer}"
             prior = model.ids.get(msg["action_id"])
+            if prior is not None and prior[0] <= model.seq - REMEMBERED_IDS:
+                prior = None  # forgotten: answered as a new action (its seq is long past)
             if peer.seat is None:
                 assert code == "not_a_seat", f"{where}: {answer}"
             elif prior is not None and prior[1] != peer.seat:

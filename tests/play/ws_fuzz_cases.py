@@ -18,6 +18,9 @@ from typing import Any
 from ..server_fixtures import WsClient
 
 MAX_FRAME = 65536
+# docs/protocol.md, ack: a retried action id is acked again if it is one of the table's newest
+# 256 actions' ids.
+REMEMBERED_IDS = 256
 # The fuzzer sends hundreds of frames a second on one connection; the rate limit (1008) is
 # covered by test_live, here every frame must reach the parser.
 ENV = {"DRAGONTABLE_RATE_PER_SECOND": "100000", "DRAGONTABLE_RATE_BURST": "100000"}
@@ -282,8 +285,10 @@ def _answers(
     if peer.seat is None or not exact:
         return {("rejected", None)} if peer.seat is None else {("ack", None), ("rejected", None)}
     prior = model.ids.get(msg["action_id"])
-    if prior is not None:
+    if prior is not None and prior[0] > model.seq - REMEMBERED_IDS:
         return {("ack", None)} if prior[1] == peer.seat else {("rejected", None)}
+    if prior is not None:  # forgotten: refused (stale, or the log's own duplicate), never applied
+        return {("rejected", None)}
     if msg["seq"] != model.seq:
         return {("rejected", None)}
     listed = legal.get(peer.seat, [])
