@@ -17,7 +17,7 @@ from backend.config import Settings
 from backend.play.wsserver import ws_protocol
 from backend.store.migrate import upgrade
 
-from ..server_fixtures import free_port
+from ..server_fixtures import WsClient, free_port
 
 
 async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
@@ -64,3 +64,14 @@ async def dorasure_table(port: int, heroes: list[str], *, start: bool = False) -
             started = await http.post(f"/api/tables/{table_id}/start", json={}, headers=auth)
             assert started.status_code == 200, started.text
         return table_id, tokens
+
+
+async def seated_clients(port: int, heroes: list[str]) -> tuple[str, str, dict[str, WsClient]]:
+    """A started Dorasure table with a connected socket per seat: its id, its socket URL and
+    the clients by seat."""
+    table_id, tokens = await dorasure_table(port, heroes, start=True)
+    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+    seats = {seat: WsClient(url, token) for seat, token in tokens.items()}
+    for client in seats.values():
+        await client.connect()
+    return table_id, url, seats

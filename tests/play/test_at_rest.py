@@ -15,7 +15,7 @@ from backend.engine.registry import get_game
 from backend.play import static
 
 from ..server_fixtures import WsClient, play_random
-from .inprocess import dorasure_table, serving, wait_for
+from .inprocess import seated_clients, serving, wait_for
 
 
 def test_equal_parts_are_one_object_and_the_info_is_the_games() -> None:
@@ -63,11 +63,7 @@ def test_at_rest_drops_the_caches_and_changes_nothing_else() -> None:
 
 async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(tmp_path: Path) -> None:
     async with serving(tmp_path) as (app, _server, port):
-        table_id, tokens = await dorasure_table(port, ["ninja", "hunter"], start=True)
-        url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
-        seats = {seat: WsClient(url, token) for seat, token in tokens.items()}
-        for client in seats.values():
-            await client.connect()
+        table_id, url, seats = await seated_clients(port, ["ninja", "hunter"])
         await play_random(seats, [], random.Random(2), stop_after=6)
         ninja = seats["ninja"]
         seen = {m["seq"]: m["events"] for m in map(json.loads, ninja.raw) if m["type"] == "update"}
@@ -81,7 +77,7 @@ async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(tmp_p
         assert not runtime.backlog.ring and not runtime.state._cache
         # A reconnect from the first step on gets every step since, as it was first sent (read
         # back from the stored log now), and the same listed actions.
-        back = WsClient(url, tokens["ninja"])
+        back = WsClient(url, seats["ninja"].token)
         welcome = await back.connect(last_seq=1)
         assert welcome is not None and welcome["seq"] == top
         assert [m["seq"] for m in welcome["missed"]] == list(range(2, top + 1))
@@ -97,11 +93,7 @@ async def test_a_table_remembers_only_its_newest_action_ids(tmp_path: Path, monk
     monkeypatch.setattr(master, "RECENT_ACTION_IDS", 3)
     monkeypatch.setattr(repository, "RECENT_ACTION_IDS", 3)
     async with serving(tmp_path) as (app, _server, port):
-        table_id, tokens = await dorasure_table(port, ["ninja", "hunter"], start=True)
-        url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
-        seats = {seat: WsClient(url, token) for seat, token in tokens.items()}
-        for client in seats.values():
-            await client.connect()
+        table_id, url, seats = await seated_clients(port, ["ninja", "hunter"])
         sent: list[tuple[WsClient, dict[str, object]]] = []  # the acts as sent, to send again
         for n in range(6):
             actor = next(c for c in seats.values() if c.seat in c.to_act and c.legal)
