@@ -213,25 +213,37 @@ async def phase_idle(server: ServerProcess, connections: int) -> dict[str, Any]:
     }
 
 
+# The tables of the "tables" phase: each game's options and how many random actions each plays.
+PLAYS: dict[str, tuple[dict[str, Any], int]] = {
+    "dorasure": ({"heroes": ["ninja", "hunter", "paladin", "shaman"]}, 30),
+    "dorn": ({}, 60),
+}
+
+
+async def play_tables(server: ServerProcess, game: str, count: int, rnd: random.Random) -> int:
+    """``count`` tables of ``game`` created, started and played by a socket per seat, then every
+    socket closed; returns the actions played."""
+    options, actions = PLAYS[game]
+    tables = await asyncio.to_thread(started_tables, server, game, count, options)
+    played = 0
+    for table_id, tokens in tables:
+        clients = {seat: Client(server.ws_url(table_id), token, parse=True) for seat, token in tokens.items()}
+        for c in clients.values():
+            await c.connect()
+        await asyncio.gather(*(asyncio.wait_for(c.welcomed.wait(), 60) for c in clients.values()))
+        played += await play(clients, actions, rnd)
+        for c in clients.values():
+            await c.close()
+    return played
+
+
 async def phase_tables(server: ServerProcess, count: int) -> dict[str, Any]:
     out: dict[str, Any] = {"tables": count}
-    plays = {"dorasure": ({"heroes": ["ninja", "hunter", "paladin", "shaman"]}, 30), "dorn": ({}, 60)}
     rnd = random.Random(5)
-    for game, (options, actions) in plays.items():
+    for game in PLAYS:
         await asyncio.sleep(1.0)
         rss0 = rss_kib(server.pid)
-        tables = await asyncio.to_thread(started_tables, server, game, count, options)
-        played = 0
-        for table_id, tokens in tables:
-            clients = {
-                seat: Client(server.ws_url(table_id), token, parse=True) for seat, token in tokens.items()
-            }
-            for c in clients.values():
-                await c.connect()
-            await asyncio.gather(*(asyncio.wait_for(c.welcomed.wait(), 60) for c in clients.values()))
-            played += await play(clients, actions, rnd)
-            for c in clients.values():
-                await c.close()
+        played = await play_tables(server, game, count, rnd)
         await asyncio.sleep(2.0)  # the sockets are gone (tables stay loaded for 30 s after)
         rss1 = rss_kib(server.pid)
         out[game] = {
