@@ -3,7 +3,8 @@ them against live tables).
 
 Frames ``json.dumps`` cannot write (deep nesting, lone surrogates, escapes, repeated keys), the
 oracle written from docs/protocol.md (not from the server's code) that says which answers each
-frame may get, and the seeded mutations of valid ``hello``, ``act`` and ``chat`` messages.
+frame may get, and the seeded mutations of valid ``hello`` (with ``patches`` and ``watch``, v1.10
+and v1.11), ``act``, ``chat``, ``history`` and ``resync`` messages.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ DOCUMENTED_ERRORS = {
     "malformed", "unknown_type", "bad_message", "hello_first", "already_hello",
     "hello_timeout", "rate_limited", "bad_token", "not_found",
 }  # fmt: skip
+# docs/protocol.md, Watching from a side: a hello with ``watch`` refused, the connection left open
+# for another hello.  These are rules of the table (T9): their errors carry ``rule``, the
+# connection's own errors above do not (Refusals cite their rule).
+WATCH_ERRORS = {"watch_refused", "unknown_side", "watch_seated"}
 # Documented, but on a healthy server they mean the rules engine or the database failed.
 FAILURE_CODES = {"engine_error", "unavailable"}
 CODE = re.compile(r"[a-z][a-z0-9_]*")
@@ -168,6 +173,21 @@ def chat_verdict(v: Any) -> int:
     return VALID if line and len(line) <= 500 and not NOT_ONE_LINE.search(line) else BAD
 
 
+def bool_verdict(v: Any) -> int:
+    """hello.patches: ``true``/``false`` (docs); a loose reader may take 0, 1, "true" or null
+    (the field is optional, default false)."""
+    if isinstance(v, bool):
+        return VALID
+    if v is None or (isinstance(v, int | float) and v in (0, 1)) or v in ("true", "false"):
+        return AMBIGUOUS
+    return BAD
+
+
+def watch_verdict(v: Any) -> int:
+    """hello.watch: a side, 1-32 characters; the docs do not say null means "no watch"."""
+    return AMBIGUOUS if v is None else str_verdict(v, 1, 32)
+
+
 def before_verdict(v: Any) -> int:
     verdict = int_verdict(v, nullable=True)
     return AMBIGUOUS if verdict == VALID and v == 0 else verdict  # the docs give no lower bound
@@ -183,6 +203,10 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "hello": {
         "seat_token": (False, lambda v: str_verdict(v, 0, 256, nullable=True)),
         "last_seq": (False, lambda v: int_verdict(v, nullable=True)),
+        # v1.11: the client applies view patches (optional, default false).
+        "patches": (False, bool_verdict),
+        # v1.10: a spectator watching with one side, rounds behind.
+        "watch": (False, watch_verdict),
     },
     "act": {
         "seq": (True, lambda v: int_verdict(v, nullable=False)),
@@ -193,6 +217,9 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "ping": {},
     # v1.5: a page of the past, the updates before seq ``before``, at most ``limit`` (1-500).
     "history": {"before": (False, before_verdict), "limit": (False, limit_verdict)},
+    # v1.11: a patching client whose doc no longer fits asks for a welcome again.  Written
+    # ``"last_seq": n | null`` as hello's is, which may be left out.
+    "resync": {"last_seq": (False, lambda v: int_verdict(v, nullable=True))},
 }
 
 
@@ -207,6 +234,7 @@ class Peer:
     client: WsClient
     seat: str | None = None
     hello_done: bool = False
+    side: str | None = None  # welcomed as a spectator watching with that side
 
 
 @dataclass
@@ -217,6 +245,9 @@ class Model:
     tokens: dict[str, str]
     ids: dict[str, tuple[int, str]] = field(default_factory=dict)
     acked: list[str] = field(default_factory=list)
+    # The sides a spectator may ask to watch: side -> whether the table's options allow it;
+    # None for a game without sides to watch (toy, Dorasure).
+    sides: dict[str, bool] | None = None
 
     def seat_of(self, token: Any) -> str | None:
         return next((s for s, t in self.tokens.items() if t == token), None)
@@ -272,11 +303,21 @@ def _answers(
         if peer.hello_done:
             return {("error:already_hello", None)}
         token = msg.get("seat_token")
-        if token is None or model.seat_of(token) is not None:
+        welcomed = token is None or model.seat_of(token) is not None
+        watch = msg.get("watch")
+        if not isinstance(watch, str):
+            return {("welcome", None)} if welcomed else {("error:bad_token", 4401)}
+        refusals = watch_refusals(watch, token, model)
+        if not refusals:
             return {("welcome", None)}
-        return {("error:bad_token", 4401)}
+        # The docs name each refusal's cause but no order among them, nor between watch_seated
+        # and the token's own check: a hello with several causes may get any of them.
+        refused = {(f"error:{code}", None) for code in refusals}
+        return refused | ({("error:bad_token", 4401)} if token is not None and not welcomed else set())
     if not peer.hello_done:
         return {("error:hello_first", None)}
+    if kind == "resync":
+        return {("welcome", None)}  # a welcome again, on the same connection
     if kind == "history":
         return {("history", None)}
     if kind == "chat":
@@ -299,6 +340,20 @@ def _answers(
     if msg["action"] in listed:  # equal only loosely (2.0 for 2, true for 1): either is fair
         return {("ack", None), ("rejected", None)}
     return {("rejected", None)}
+
+
+def watch_refusals(watch: str, token: Any, model: Model) -> set[str]:
+    """docs/protocol.md, hello.watch: every refusal whose cause the hello has (none: allowed)."""
+    out = set()
+    if token is not None:
+        out.add("watch_seated")  # a seat plays live
+    if model.sides is None:
+        out.add("watch_refused")  # the game has no sides to watch
+    elif watch not in model.sides:
+        out.add("unknown_side")
+    elif not model.sides[watch]:
+        out.add("watch_refused")  # the table's options do not allow that side
+    return out
 
 
 # -- the generator -----------------------------------------------------------------------
@@ -345,8 +400,23 @@ def weird_tokens(model: Model) -> list[Any]:
     ]  # fmt: skip
 
 
-def mutate(rnd: random.Random, base: dict[str, Any], model: Model, seat: str | None) -> tuple[Any, str]:
-    """One to three changes to a valid message; returns the message and what was done."""
+def weird_patches() -> list[Any]:
+    return [True, False, None, 0, 1, 1.0, -0.0, 2, "true", "false", "", "yes", [], {}, [True], Deep(20)]
+
+
+def weird_watches() -> list[Any]:
+    return [
+        "heroes", "keeper", "both", "public", "live", "Keeper", " keeper", "side:heroes", "1", "x" * 32,
+        "x" * 33, "😀" * 32, "😀" * 33, "", " ", "\u0000", "a\u0000b", "\u202ekeeper", None, 1, True,
+        [], {}, ["keeper"], {"side": "keeper"}, Surrogate('"\\ud800"'), Escaped('"\\u006beeper"', "keeper"),
+    ]  # fmt: skip
+
+
+def mutate(
+    rnd: random.Random, base: dict[str, Any], model: Model, seat: str | None, inside_actions: bool = True
+) -> tuple[Any, str]:
+    """One to three changes to a valid message (``inside_actions``: also to an act's action);
+    returns the message and what was done."""
     msg: dict[str, Any] = json.loads(json.dumps(base))
     notes = []
     kind = base["type"]
@@ -358,19 +428,28 @@ def mutate(rnd: random.Random, base: dict[str, Any], model: Model, seat: str | N
         elif kind == "act" and op < 0.35:
             msg["seq"] = rnd.choice(weird_seqs(model.seq))
             notes.append(f"seq={msg['seq']!r:.40}")
-        elif kind == "act" and op < 0.75:
+        elif kind == "act" and op < 0.75 and inside_actions:
             notes.append(_mutate_action(rnd, msg))
         elif kind == "chat" and op < 0.6:
             msg["text"] = rnd.choice(weird_texts())
             notes.append(f"text={msg['text']!r:.40}")
-        elif kind == "hello" and op < 0.35:
+        elif kind == "hello" and op < 0.25:
             msg["seat_token"] = rnd.choice(weird_tokens(model))
             notes.append(f"seat_token={msg['seat_token']!r:.40}")
+        elif kind == "hello" and op < 0.4:
+            msg["patches"] = rnd.choice(weird_patches())
+            notes.append(f"patches={msg['patches']!r:.40}")
+        elif kind == "hello" and op < 0.5:
+            msg["watch"] = rnd.choice(weird_watches())
+            notes.append(f"watch={msg['watch']!r:.40}")
+        elif kind == "resync" and op < 0.6:
+            msg["last_seq"] = rnd.choice(weird_seqs(model.seq))
+            notes.append(f"last_seq={msg['last_seq']!r:.40}")
         elif kind == "history" and op < 0.6:
             key = rnd.choice(["before", "limit"])
             msg[key] = rnd.choice([*weird_seqs(model.seq), 500, 501])
             notes.append(f"{key}={msg[key]!r:.40}")
-        elif kind == "hello" and op < 0.6:
+        elif kind == "hello" and op < 0.62:
             msg["last_seq"] = rnd.choice(weird_seqs(model.seq))
             notes.append(f"last_seq={msg['last_seq']!r:.40}")
         elif op < 0.75 and len(msg) > 1:
@@ -383,7 +462,23 @@ def mutate(rnd: random.Random, base: dict[str, Any], model: Model, seat: str | N
             notes.append(f"extra key {key!r}")
         elif op < 0.93:
             msg["type"] = rnd.choice(
-                ["act", "chat", "hello", "ping", "ACT", "", "dance", None, 3, [], {}, ["act"]]
+                [
+                    "act",
+                    "chat",
+                    "hello",
+                    "ping",
+                    "resync",
+                    "history",
+                    "ACT",
+                    "Resync",
+                    "",
+                    "dance",
+                    None,
+                    3,
+                    [],
+                    {},
+                    ["act"],
+                ]
             )
             notes.append(f"type={msg['type']!r}")
         elif msg:
