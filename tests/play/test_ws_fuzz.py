@@ -691,6 +691,15 @@ async def test_fuzz_a_toy_table_then_play_it_to_the_end(server: ServerProcess) -
     for c in table.everyone():  # the patched docs followed the play to the end too
         await c.wait_seq(acked[-1])
     check_patched(table)
+    # A resync once the game is over: the welcome (whole, the updates after last_seq), then
+    # finished again (docs/protocol.md, View patches).
+    client = table.fuzzers[None].client
+    await client.send({"type": "resync", "last_seq": acked[-1] - 1})
+    welcome = await client.expect("welcome")
+    assert welcome["seq"] == acked[-1] and [m["seq"] for m in welcome["missed"]] == [acked[-1]], welcome
+    assert welcome["view"] == table.spectator.view
+    finished = await client.expect("finished", "update")
+    assert finished["type"] == "finished" and finished["seed"] == record["seed"], finished
     for c in table.everyone():
         await c.close()
 
