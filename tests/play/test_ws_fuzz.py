@@ -355,7 +355,7 @@ def check_answer(case: Case, answer: dict[str, Any], peer: Peer, model: Model) -
         if "delayed" in answer or (msg is not None and watches):
             side = answer.get("delayed", {}).get("side")
             assert side in watches, f"{where}: welcomed as watching {side!r}, asked {watches}: {answer}"
-            check_side_welcome(where, answer, side, model)
+            check_side_welcome(where, answer, side, model, msg.get("last_seq") if msg is not None else None)
             peer.hello_done, peer.side = True, side
             return
         assert "delayed" not in answer, f"{where}: a live welcome says it is delayed: {answer['delayed']}"
@@ -371,8 +371,11 @@ def check_answer(case: Case, answer: dict[str, Any], peer: Peer, model: Model) -
         peer.hello_done, peer.seat = True, answer["seat"]
 
 
-def check_side_welcome(where: str, answer: dict[str, Any], side: str, model: Model) -> None:
-    """docs/protocol.md, Watching from a side: the welcome to a side spectator."""
+def check_side_welcome(
+    where: str, answer: dict[str, Any], side: str, model: Model, last_seq: Any = None
+) -> None:
+    """docs/protocol.md, Watching from a side: the welcome to a side spectator (``last_seq``:
+    what its hello or resync said, when that was read as one integer)."""
     delayed = answer.get("delayed")
     assert isinstance(delayed, dict), f"{where}: a side welcome without delayed: {answer}"
     assert delayed["side"] == side and delayed["seq_live"] == model.seq, f"{where}: {delayed}"
@@ -382,10 +385,17 @@ def check_side_welcome(where: str, answer: dict[str, Any], side: str, model: Mod
     released = answer["seq"]
     assert released is None or 0 <= released <= model.seq, f"{where}: released {released} at {model.seq}"
     assert (released is None) == (answer["view"] is None) == (delayed["round"] is None), f"{where}: {answer}"
-    # Nothing newer than the released step, whatever last_seq said.
-    assert all(m["seq"] <= (released if released is not None else -1) for m in answer["missed"]), (
-        f"{where}: missed {[m['seq'] for m in answer['missed']]} past the released {released}"
+    # While the table plays round r it shows the start of round r - N; nothing before N + 1.
+    rounds, live = delayed["rounds"], delayed["round_live"]
+    if not delayed["over"]:
+        assert delayed["round"] == (live - rounds if live > rounds else None), f"{where}: {delayed}"
+    # The released updates after last_seq, none beyond the released step whatever it says.
+    got = [m["seq"] for m in answer["missed"]]
+    assert all(seq <= (released if released is not None else -1) for seq in got), (
+        f"{where}: missed {got} past the released {released}"
     )
+    if type(last_seq) is int and released is not None and last_seq < released:
+        assert got == list(range(last_seq + 1, released + 1)), f"{where}: missed {got} up to {released}"
 
 
 # -- the run -----------------------------------------------------------------------------
@@ -745,6 +755,22 @@ async def test_fuzz_a_dorn_table_watched_with_the_keeper(server: ServerProcess) 
     assert {"side welcome", "error:watch_refused", "error:unknown_side", "ack", "rejected"} <= set(seen), seen
     assert all(c.patched for c in table.patched.values()), "no patched update at all"
     await check_consistent(table)
+
+    # Played on into the second round: a side spectator is then shown the step that began the
+    # first one (seq 0, with a delay of one round), whatever its last_seq claims.
+    model = table.model
+    acked = await play_random(table.seats, [table.spectator], rnd, stop_after=150, prefix="after-")
+    model.seq = acked[-1] if acked else model.seq
+    await check_consistent(table)
+    for last_seq in (None, 0, model.seq):
+        watcher = WsClient(table.url)
+        await watcher.connect(hello=False)
+        await watcher.send({"type": "hello", "seat_token": None, "last_seq": last_seq, "watch": "keeper"})
+        welcome = await watcher.expect("welcome")
+        await watcher.close()
+        check_side_welcome(f"watching with the Keeper from {last_seq}", welcome, "keeper", model, last_seq)
+        if welcome["delayed"]["round_live"] >= 2:
+            assert welcome["seq"] is not None and welcome["view"] is not None, welcome["delayed"]
     for c in table.everyone():
         await c.close()
 
