@@ -333,7 +333,29 @@ def check_action_shape(action: object) -> Action:
     return action
 
 
+def listed(action: Action, legal: Sequence[Action]) -> bool:
+    """Whether ``legal`` lists ``action``, value for value and type for type. ``in`` alone takes
+    1.0 or true for a listed 1, and the rule would then carry the float into the state (a later
+    ``range`` fails, after the step is committed: found by the WebSocket fuzzer)."""
+    if action not in legal:
+        return False
+    return same_json(action, legal[legal.index(action)])
+
+
+def same_json(a: object, b: object) -> bool:
+    """Equal as JSON values of the same types (1 is neither 1.0 nor true)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        assert isinstance(b, dict) and isinstance(a, dict)
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        assert isinstance(b, list) and isinstance(a, list)
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
 def require_listed(legal: Sequence[Action], action: Action, *, why: str) -> None:
     """Generic fallback check: an action is legal when it is listed."""
-    if action not in legal:
+    if not listed(action, legal):
         raise IllegalAction("not_allowed", why)

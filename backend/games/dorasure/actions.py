@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backend.engine.core import IllegalAction, check_action_shape
+from backend.engine.core import IllegalAction, check_action_shape, listed
 
 from .content import CITY, MOVE_NEIGHBOURS, NODE_TERRAIN
 from .rules.flow import PROMPTS
@@ -143,7 +143,7 @@ def validate(state: State, seat: str, action: object) -> None:
     if state.result is not None:
         raise IllegalAction("game_over", "The game is over.")
     p = state.prompt_for(seat)
-    if p is not None and action in _listed_of(state, seat, p, action["type"]):
+    if p is not None and listed(action, _listed_of(state, seat, p, action["type"])):
         return
     raise IllegalAction(*refusal_reason(state, seat, p, action))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from backend.engine.core import Action, IllegalAction, Transition
+from backend.engine.core import listed as is_listed
 
 from .board import BOARD
 from .handlers import HANDLERS
@@ -234,7 +235,7 @@ def check(s: State, seat: str, action: Any) -> Action:
     listed = memo.get(key)
     if listed is None:
         listed = memo[key] = legal(s, seat, only=kind, hero=focus)
-    if action not in listed:
+    if not is_listed(action, listed):
         raise IllegalAction(f"illegal_{kind}", WHY[kind])
     return action
 
@@ -242,7 +243,7 @@ def check(s: State, seat: str, action: Any) -> Action:
 def _listed_move(s: State, seat: str, action: Action) -> bool:
     """Whether ``legal`` lists this move, without building the list (moves are most of a game's
     actions and their lists the longest): the same shape, and a destination of the same walk."""
-    if s["prompt"] is not None or s["surrender"] is not None or action["to"] is None:
+    if s["prompt"] is not None or s["surrender"] is not None or action.get("to") is None:
         return False
     cell = BOARD.idx(*action["to"])
     w = reader(s)
