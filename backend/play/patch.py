@@ -33,14 +33,15 @@ views do not.
 of SHA-256 over the canonical JSON of what it patched (keys sorted by code point, no
 spaces, UTF-8, as ``JSON.stringify`` writes strings and numbers: ``canonical``;
 frontend/js/viewpatch.js computes the same).  A value the two sides would still spell
-differently (a float of 1e16 or more, a key outside the Basic Multilingual Plane, which
-JavaScript sorts by UTF-16) costs a resync, never a wrong view.
+differently (a key outside the Basic Multilingual Plane, which JavaScript sorts by UTF-16)
+costs a resync, never a wrong view.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -49,20 +50,52 @@ Op = list[Any]  # [path, value] (set) or [path] (remove)
 HASH_CHARS = 12
 
 
-# A JSON string (skipped whole) or an integral float as orjson spells it ("2.0", "-0.0").
-_INTEGRAL_FLOAT = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)')
+# A JSON string (skipped whole), an integral float as orjson spells it ("2.0", "-0.0"), or a
+# number orjson writes with an exponent ("5e-6", "1e16"): JavaScript writes those in plain
+# digits from 1e-6 up to 1e21, and its exponents with a sign ("1e-7", "1e+21").
+_JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e-?\d+)')
+# Whether a text may hold an exponent at all (a digit, "e", a digit or "-"): most hold none.
+_EXPONENT = re.compile(rb"\de[-\d]")
+
+
+def js_number(value: float) -> str:
+    """``value`` as JavaScript's Number.prototype.toString writes it (ECMA-262, Number::toString):
+    the same shortest digits as Python's repr, placed by the same rule."""
+    sign, digits, exponent = Decimal(repr(value)).as_tuple()
+    assert isinstance(exponent, int)  # a finite float
+    d = "".join(map(str, digits)).rstrip("0") or "0"
+    n = len(digits) + exponent  # value = 0.d × 10^n
+    head = "-" if sign and d != "0" else ""
+    if d == "0":
+        return "0"
+    k = len(d)
+    if k <= n <= 21:
+        return head + d + "0" * (n - k)
+    if 0 < n <= 21:
+        return head + d[:n] + "." + d[n:]
+    if -6 < n <= 0:
+        return head + "0." + "0" * -n + d
+    e = n - 1
+    return head + d[0] + ("." + d[1:] if k > 1 else "") + ("e+" if e >= 0 else "e-") + str(abs(e))
 
 
 def _as_javascript(match: re.Match[bytes]) -> bytes:
-    string, integer = match.group(1), match.group(2)
-    return string if string is not None else (b"0" if integer == b"-0" else integer)
+    string, integer, exponent = match.group(1), match.group(2), match.group(3)
+    if string is not None:
+        return string
+    if integer is not None:
+        return b"0" if integer == b"-0" else integer
+    return js_number(float(exponent)).encode()
 
 
 def canonical(value: Any) -> bytes:
-    """The canonical JSON both ends spell (see the module's docstring): orjson's, with an
-    integral float written as JavaScript writes the number it reads (2.0 -> 2, -0.0 -> 0)."""
+    """The canonical JSON both ends spell (see the module's docstring): orjson's, with the
+    numbers it writes otherwise than JavaScript (2.0 -> 2, -0.0 -> 0, 5e-6 -> 0.000005,
+    1e16 -> 10000000000000000, 1e21 -> 1e+21) written as JavaScript writes them."""
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    return _INTEGRAL_FLOAT.sub(_as_javascript, text) if b".0" in text else text
+    if b".0" in text or _EXPONENT.search(text):
+        return _JS_DIFFERS.sub(_as_javascript, text)
+    return text
 
 
 def view_hash(value: Any) -> str:

@@ -133,6 +133,13 @@ def test_the_hash_spells_numbers_as_javascript_does() -> None:
     assert patch.canonical({"b": [1.0, -0.0, 2.5], "a": "x:1.0,"}) == b'{"a":"x:1.0,","b":[1,0,2.5]}'
     assert patch.view_hash({"a": 1.0}) == patch.view_hash({"a": 1}) != patch.view_hash({"a": True})
     assert len(patch.view_hash({})) == patch.HASH_CHARS
+    # Where orjson writes an exponent and JavaScript does not, or with another sign: a Dorasure
+    # chance of seven sixes (3.6e-6) is one (the WebSocket fuzzer found the gap).
+    floats = [5e-6, 1.2e-6, 9.9e-7, 1e-5, 1e16, 1.5e20, 1e21, -4e-7, 1.7976931348623157e308]
+    assert patch.canonical({"x": floats, "s": "5e-6"}) == (
+        b'{"s":"5e-6","x":[0.000005,0.0000012,9.9e-7,0.00001,10000000000000000,'
+        b"150000000000000000000,1e+21,-4e-7,1.7976931348623157e+308]}"
+    )
 
 
 def parts(value: Any) -> Iterator[Any]:
@@ -212,7 +219,8 @@ def test_the_browser_client_applies_and_hashes_as_the_server(tmp_path: Path) -> 
     for game, seed, limit in [(DORASURE, 1, 400), (DORN, 1, 120)]:
         for a, b in view_pairs(game, seed, limit):
             pairs.append({"base": a, "patch": patch.diff(a, b), "hash": patch.view_hash(b), "doc": b})
-    odd = {"a": [1.0, -0.0, 2.5, "x:1.0,", {"é😀": "\u2028\x01", "b/~": 10.0}]}
+    odd = {"a": [1.0, -0.0, 2.5, "x:1.0,", {"é😀": "\u2028\x01", "b/~": 10.0}],
+           "e": [3.6e-6, 5e-6, 1.2e-6, 9.9e-7, 1e16, 1.5e20, 1e21, -4e-7, "1e-7"]}  # fmt: skip
     pairs.append({"base": {}, "patch": patch.diff({}, odd), "hash": patch.view_hash(odd), "doc": odd})
     welcome, updates = frames_of(DORASURE, 1, 400)
     cases = tmp_path / "cases.json"
