@@ -748,10 +748,9 @@ async def test_fuzz_a_dorn_table_watched_with_the_keeper(server: ServerProcess) 
     table = await open_table(server, api, "dorn", options)
     assert table.model.sides == {"heroes": False, "keeper": True}
     rnd = random.Random(20240603 + SEED_SHIFT)
-    # Dorn's own reading of malformed actions is not this test's subject: an action without
-    # its "to" fails in the rules engine (KeyError in dorn/actions.py _listed_move: rejected
-    # engine_error, a traceback in the log), so here the actions themselves stay as listed.
-    seen = await fuzz(table, rnd, 300, fresh_share=0.4, watch_share=0.7, inside_actions=False)
+    # The actions are mutated too: a move without its "to" once failed in the rules engine
+    # (KeyError in dorn/actions.py _listed_move), and is refused now.
+    seen = await fuzz(table, rnd, 300, fresh_share=0.4, watch_share=0.7)
     assert {"side welcome", "error:watch_refused", "error:unknown_side", "ack", "rejected"} <= set(seen), seen
     assert all(c.patched for c in table.patched.values()), "no patched update at all"
     await check_consistent(table)
