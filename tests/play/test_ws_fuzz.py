@@ -19,14 +19,10 @@ patches must never be sent one.
 from __future__ import annotations
 
 import asyncio
-import copy
-import hashlib
 import json
 import os
 import random
-import re
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -39,30 +35,23 @@ from backend.play.record import verify_record
 
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random, start_table
 from .helpers import states_of
+from .ws_fuzz_answers import check_answer, check_side_welcome
 from .ws_fuzz_cases import (
-    CODE,
-    DOCUMENTED_ERRORS,
     ENV,
-    FAILURE_CODES,
     MAX_FRAME,
     NO_TIMEOUTS,
-    REMEMBERED_IDS,
-    WATCH_ERRORS,
     Case,
-    Deep,
     Model,
     Outcome,
-    Pairs,
     Peer,
     Surrogate,
     chat_line,
-    expected,
     frame_case,
     has,
     mutate,
     readings,
-    render,
 )
+from .ws_fuzz_patches import PatchClient, assert_sound
 
 # The runs are seeded (the same frames every time); DRAGONTABLE_FUZZ_SEED=n shifts the seeds to
 # fuzz other frames by hand.  (A shifted seed may end the Dorasure game during the fuzzing, after
@@ -81,159 +70,6 @@ def drain(client: WsClient) -> None:
         if msg is None:
             client.queue.put_nowait(None)
             return
-
-
-# -- connections that take view patches ---------------------------------------------------
-class PatchError(ValueError):
-    pass
-
-
-def js_number(x: float) -> str:
-    """A float as JavaScript's ``JSON.stringify`` writes it (docs/protocol.md, view_hash)."""
-    if x.is_integer() and abs(x) < 1e21:
-        return str(int(x))
-    text = repr(x)
-    if "e" not in text:
-        return text
-    if 1e-7 <= abs(x) < 1e21:
-        return format(Decimal(text), "f")
-    mantissa, exponent = text.split("e")
-    return f"{mantissa}e{'+' if int(exponent) > 0 else '-'}{abs(int(exponent))}"
-
-
-def canonical_js(value: Any) -> str:
-    """The view_hash text: keys sorted, no whitespace, strings and numbers as JSON.stringify."""
-    if isinstance(value, dict):
-        body = ",".join(
-            f"{json.dumps(k, ensure_ascii=False)}:{canonical_js(value[k])}" for k in sorted(value)
-        )
-        return "{" + body + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(canonical_js(v) for v in value) + "]"
-    if isinstance(value, float):
-        return js_number(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def doc_hash(doc: Any) -> str:
-    return hashlib.sha256(canonical_js(doc).encode()).hexdigest()[:12]
-
-
-INDEX = re.compile(r"0|[1-9][0-9]*")
-
-
-def apply_patch(ops: Any, doc: Any) -> Any:
-    """docs/protocol.md, Operations: ``[pointer, value]`` sets (a new key is added, an index one
-    past the end appends), ``[pointer]`` removes, ``["", value]`` replaces the doc; in order."""
-    if not isinstance(ops, list):
-        raise PatchError(f"the patch is not a list: {ops!r:.80}")
-    doc = copy.deepcopy(doc)
-    for op in ops:
-        if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str):
-            raise PatchError(f"not an operation: {op!r:.80}")
-        pointer, remove = op[0], len(op) == 1
-        if pointer == "":
-            if remove:
-                raise PatchError("removes the whole doc")
-            doc = copy.deepcopy(op[1])
-            continue
-        if not pointer.startswith("/"):
-            raise PatchError(f"not a JSON pointer: {pointer!r}")
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
-        node = doc
-        for token in tokens[:-1]:
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and INDEX.fullmatch(token) and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                raise PatchError(f"{pointer!r}: no {token!r} on the way")
-        last = tokens[-1]
-        if isinstance(node, dict):
-            if remove and last not in node:
-                raise PatchError(f"{pointer!r}: no key to remove")
-            if remove:
-                del node[last]
-            else:
-                node[last] = copy.deepcopy(op[1])
-        elif isinstance(node, list) and INDEX.fullmatch(last):
-            i = int(last)
-            if remove and i < len(node):
-                del node[i]
-            elif not remove and i < len(node):
-                node[i] = copy.deepcopy(op[1])
-            elif not remove and i == len(node):
-                node.append(copy.deepcopy(op[1]))
-            else:
-                raise PatchError(f"{pointer!r}: index out of range ({len(node)} items)")
-        else:
-            raise PatchError(f"{pointer!r}: not into an object or an array")
-    return doc
-
-
-HASH = re.compile(r"[0-9a-f]{12}")
-
-
-class PatchClient(WsClient):
-    """A connection whose hello says ``patches: true``.  It keeps its doc
-    ``{"v": view, "l": legal, "t": to_act}`` from its welcome and every update: a whole one
-    replaces it, a patched one is applied to it and must give the doc its ``view_hash`` names.
-    What it finds wrong is kept in ``problems`` (the reader task must not die of it)."""
-
-    def __init__(self, url: str, token: str | None = None) -> None:
-        super().__init__(url, token)
-        self.problems: list[str] = []
-        self.patched = 0
-        self.whole = 0
-
-    async def connect(self, *, hello: bool = True, last_seq: int | None = None) -> dict[str, Any] | None:
-        await super().connect(hello=False)
-        if not hello:
-            return None
-        await self.send({"type": "hello", "seat_token": self.token, "last_seq": last_seq, "patches": True})
-        return await self.expect("welcome")
-
-    def _track(self, msg: dict[str, Any]) -> None:
-        if msg.get("type") != "update" or "patch" not in msg:
-            if msg.get("type") == "update":
-                self.whole += 1
-            super()._track(msg)
-            return
-        self.patched += 1
-        where = f"patched update {msg.get('seq')} to {self.seat or 'a spectator'}"
-        seq = msg.get("seq")
-        if seq != self.seq + 1:
-            self.problems.append(f"{where}: after seq {self.seq} (an update missing)")
-        # No view, legal or to_act; auto only when true, deadline only when set, action_id
-        # only to the acting seat's own connections.
-        if {"view", "legal", "to_act"} & msg.keys():
-            self.problems.append(f"{where}: carries a whole part too: {sorted(msg)}")
-        if msg.get("auto", True) is not True or ("deadline" in msg and msg["deadline"] is None):
-            self.problems.append(f"{where}: auto={msg.get('auto')!r}, deadline={msg.get('deadline', '-')!r}")
-        mine = self.seat is not None and msg.get("by") == self.seat
-        if ("action_id" in msg) != mine or (mine and not isinstance(msg["action_id"], str)):
-            self.problems.append(f"{where} by {msg.get('by')}: action_id {msg.get('action_id', 'absent')!r}")
-        if not isinstance(msg.get("view_hash"), str) or not HASH.fullmatch(msg["view_hash"]):
-            self.problems.append(f"{where}: view_hash {msg.get('view_hash')!r}")
-        try:
-            doc = apply_patch(msg["patch"], {"v": self.view, "l": self.legal, "t": self.to_act})
-        except PatchError as exc:
-            self.problems.append(f"{where}: the patch does not apply: {exc}")
-            return
-        if doc_hash(doc) != msg.get("view_hash"):
-            self.problems.append(
-                f"{where}: the patched doc hashes to {doc_hash(doc)}, not {msg.get('view_hash')}"
-            )
-        if not isinstance(doc, dict) or doc.keys() != {"v", "l", "t"}:
-            self.problems.append(f"{where}: the patched doc is {doc!r:.80}")
-            return
-        self.seq = seq
-        self.view, self.legal, self.to_act = doc["v"], doc["l"], doc["t"]
-
-
-def assert_sound(client: WsClient) -> None:
-    if isinstance(client, PatchClient):
-        assert not client.problems, client.problems[:5]
 
 
 async def exchange(peer: Peer, case: Case, chat_texts: set[str]) -> tuple[Outcome, dict[str, Any] | None]:
@@ -274,128 +110,6 @@ async def exchange(peer: Peer, case: Case, chat_texts: set[str]) -> tuple[Outcom
     else:
         label = answer["type"]
     return (label, int(code) if code is not None else None), answer
-
-
-def check_answer(case: Case, answer: dict[str, Any], peer: Peer, model: Model) -> None:
-    """The details of an answer that docs/protocol.md pins down."""
-    kind = answer["type"]
-    where = case.note
-    if kind == "error":
-        assert answer["code"] in DOCUMENTED_ERRORS | WATCH_ERRORS, f"{where}: undocumented error {answer}"
-        assert isinstance(answer.get("message"), str) and answer["message"], f"{where}: {answer}"
-        if answer["code"] in WATCH_ERRORS:  # a rule of the table (T9): it cites it
-            rule = answer.get("rule")
-            assert isinstance(rule, dict) and all(
-                isinstance(rule.get(k), str) for k in ("ref", "title", "section")
-            ), f"{where}: a refusal to watch without its rule: {answer}"
-        else:  # an error of the connection itself has no rule key
-            assert "rule" not in answer, f"{where}: {answer}"
-        return
-    plain = readings(case.message)
-    exact = len(plain) == 1 and isinstance(plain[0], dict)
-    msg = plain[0] if exact else None
-    if kind == "rejected":
-        code = answer["code"]
-        assert code not in FAILURE_CODES, f"{where}: the server failed on it: {answer}"
-        assert CODE.fullmatch(code) and answer["message"], f"{where}: {answer}"
-        assert answer["seq"] == model.seq, f"{where}: rejected at {answer['seq']}, table at {model.seq}"
-        if msg is not None:
-            assert answer["action_id"] == msg["action_id"], f"{where}: action id not echoed: {answer}"
-            prior = model.ids.get(msg["action_id"])
-            if prior is not None and prior[0] <= model.seq - REMEMBERED_IDS:
-                prior = None  # forgotten: answered as a new action (its seq is long past)
-            if peer.seat is None:
-                assert code == "not_a_seat", f"{where}: {answer}"
-            elif prior is not None and prior[1] != peer.seat:
-                assert code == "duplicate_action_id", f"{where}: {answer}"
-            elif prior is None and type(msg["seq"]) is int and msg["seq"] != model.seq:
-                assert code == "stale", f"{where}: {answer}"
-        return
-    if kind == "ack":
-        prior = model.ids.get(answer["action_id"])
-        if prior is not None:
-            assert answer["seq"] == prior[0], f"{where}: a retried id acknowledged at a new seq: {answer}"
-        else:
-            assert answer["seq"] == model.seq + 1, f"{where}: acknowledged as {answer['seq']} at {model.seq}"
-            model.seq += 1
-            model.ids[answer["action_id"]] = (answer["seq"], peer.seat or "")
-            model.acked.append(answer["action_id"])
-        return
-    if kind == "history":
-        seqs = [e["seq"] for e in answer["entries"]]
-        assert all(e["type"] == "update" for e in answer["entries"]), f"{where}: {answer}"
-        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))) if seqs else True, f"{where}: {seqs}"
-        # A page that reaches the start begins with seq 0, the setup (docs/protocol.md v1.5).
-        assert answer["complete"] == (not seqs or seqs[0] in (0, 1)), (
-            f"{where}: complete={answer['complete']}"
-        )
-        if msg is not None and all(
-            msg.get(k) is None or type(msg.get(k)) is int for k in ("before", "limit")
-        ):
-            # The newest updates before ``before`` (all up to now without it), at most ``limit``.
-            top = model.seq if msg.get("before") is None else min(msg["before"] - 1, model.seq)
-            limit = 500 if msg.get("limit") is None else msg["limit"]
-            first = top - limit + 1
-            want = list(range(max(1, first), top + 1))
-            if first <= 1:  # the page reaches the start: seq 0, the setup, comes first
-                want = [0, *want]
-            assert seqs == want, f"{where}: {seqs} up to {top}"
-        return
-    if kind == "welcome":
-        # Whole, also to a connection that takes patches (and after its resync).
-        assert {"view", "legal", "to_act", "missed"} <= answer.keys() and "patch" not in answer, (
-            f"{where}: {answer}"
-        )
-        # The sides the frame may read as asking to watch with (a repeated key: first or last).
-        watches = {
-            p["watch"]
-            for p in plain
-            if isinstance(p, dict) and p.get("type") == "hello" and isinstance(p.get("watch"), str)
-        }
-        if "delayed" in answer or (msg is not None and watches):
-            side = answer.get("delayed", {}).get("side")
-            assert side in watches, f"{where}: welcomed as watching {side!r}, asked {watches}: {answer}"
-            check_side_welcome(where, answer, side, model, msg.get("last_seq") if msg is not None else None)
-            peer.hello_done, peer.side = True, side
-            return
-        assert "delayed" not in answer, f"{where}: a live welcome says it is delayed: {answer['delayed']}"
-        assert answer["seq"] == model.seq, f"{where}: welcome at {answer['seq']}, table at {model.seq}"
-        if msg is not None:
-            # A resync's welcome is to the seat the connection said hello as.
-            seat = peer.seat if msg.get("type") == "resync" else model.seat_of(msg.get("seat_token"))
-            assert answer["seat"] == seat, f"{where}: welcomed as {answer['seat']}, not {seat}"
-            last = msg.get("last_seq")
-            if isinstance(last, int) and not isinstance(last, bool) and last < model.seq:
-                got = [m["seq"] for m in answer["missed"]]
-                assert got == list(range(last + 1, model.seq + 1)), f"{where}: missed {got}"
-        peer.hello_done, peer.seat = True, answer["seat"]
-
-
-def check_side_welcome(
-    where: str, answer: dict[str, Any], side: str, model: Model, last_seq: Any = None
-) -> None:
-    """docs/protocol.md, Watching from a side: the welcome to a side spectator (``last_seq``:
-    what its hello or resync said, when that was read as one integer)."""
-    delayed = answer.get("delayed")
-    assert isinstance(delayed, dict), f"{where}: a side welcome without delayed: {answer}"
-    assert delayed["side"] == side and delayed["seq_live"] == model.seq, f"{where}: {delayed}"
-    assert answer["seat"] is None and answer["legal"] == [] and answer["deadline"] is None, (
-        f"{where}: {answer}"
-    )
-    released = answer["seq"]
-    assert released is None or 0 <= released <= model.seq, f"{where}: released {released} at {model.seq}"
-    assert (released is None) == (answer["view"] is None) == (delayed["round"] is None), f"{where}: {answer}"
-    # While the table plays round r it shows the start of round r - N; nothing before N + 1.
-    rounds, live = delayed["rounds"], delayed["round_live"]
-    if not delayed["over"]:
-        assert delayed["round"] == (live - rounds if live > rounds else None), f"{where}: {delayed}"
-    # The released updates after last_seq, none beyond the released step whatever it says.
-    got = [m["seq"] for m in answer["missed"]]
-    assert all(seq <= (released if released is not None else -1) for seq in got), (
-        f"{where}: missed {got} past the released {released}"
-    )
-    if type(last_seq) is int and released is not None and last_seq < released:
-        assert got == list(range(last_seq + 1, released + 1)), f"{where}: missed {got} up to {released}"
 
 
 # -- the run -----------------------------------------------------------------------------
@@ -796,91 +510,3 @@ async def test_the_servers_default_action_ids_are_reserved(server: ServerProcess
         update = await p1.expect("update", timeout=10)
     assert update["by"] == "p2" and update["action_id"] == "auto:2:p2"
     await p1.close()
-
-
-def test_the_oracle_reads_frames_as_the_protocol_says() -> None:
-    """The oracle itself, on frames whose answers docs/protocol.md states outright."""
-    model = Model(3, {"p1": "tok"})
-    seat, fresh = Peer(None, "p1", hello_done=True), Peer(None)  # type: ignore[arg-type]
-    legal = {"p1": [{"type": "roll"}]}
-
-    def one(message: Any, peer: Peer) -> set[Outcome]:
-        return expected(message, peer, model, legal)
-
-    act = {"type": "act", "seq": 3, "action_id": "a", "action": {"type": "roll"}}
-    assert one(act, seat) == {("ack", None)}
-    assert one({**act, "seq": 2}, seat) == {("rejected", None)}
-    assert one({**act, "seq": True}, seat) == {("ack", None), ("rejected", None), ("error:bad_message", None)}
-    assert one({**act, "seq": -1}, seat) == one({**act, "x": 1}, seat) == {("error:bad_message", None)}
-    assert one({**act, "action_id": "auto:4:p1"}, seat) == {("error:bad_message", None)}
-    assert one(act, fresh) == {("error:hello_first", None)}
-    assert one({"type": "hello", "seat_token": "nope"}, fresh) == {("error:bad_token", 4401)}
-    assert one({"type": "hello"}, seat) == {("error:already_hello", None)}
-    assert one({"type": []}, seat) == {("error:unknown_type", None), ("error:bad_message", None)}
-    assert one([act], seat) == {("error:malformed", None)}
-    assert one({"type": "chat", "text": Surrogate('"\\ud800"')}, seat) == {
-        ("error:malformed", None),
-        ("error:bad_message", None),
-    }
-    assert one({"type": "chat", "text": "  "}, seat) == one({**act, "action_id": "é"}, seat)
-    assert one({"type": "chat", "text": " a\nb"}, seat) == {("error:bad_message", None)}
-    assert one({"type": "chat", "text": "\n hi \t"}, seat) == {("chat", None)}
-    repeated = Pairs((("type", "chat"), ("text", "hi"), ("text", 5)))
-    assert one(repeated, seat) == {("chat", None), ("error:bad_message", None), ("error:malformed", None)}
-    assert render(Pairs((("a", Deep(2)), ("a", 1))), True) == '{"a":[[]],"a":1}'
-    # hello.patches, hello.watch and resync (v1.10, v1.11).
-    hello = {"type": "hello", "seat_token": None}
-    assert (
-        one({**hello, "patches": True}, fresh)
-        == one({**hello, "patches": False}, fresh)
-        == {("welcome", None)}
-    )
-    assert one({**hello, "patches": 1}, fresh) == {("welcome", None), ("error:bad_message", None)}
-    assert (
-        one({**hello, "patches": "yes"}, fresh)
-        == one({**hello, "watch": ""}, fresh)
-        == {("error:bad_message", None)}
-    )
-    assert one({**hello, "watch": "x" * 33}, fresh) == {("error:bad_message", None)}
-    assert one({**hello, "watch": "heroes"}, fresh) == {("error:watch_refused", None)}  # no sides here
-    assert one({**hello, "watch": "heroes", "seat_token": "tok"}, fresh) == {
-        ("error:watch_seated", None),
-        ("error:watch_refused", None),
-    }
-    assert one({**hello, "watch": "keeper", "seat_token": "nope"}, fresh) == {
-        ("error:watch_seated", None),
-        ("error:watch_refused", None),
-        ("error:bad_token", 4401),
-    }
-    assert one({**hello, "watch": "heroes"}, seat) == {("error:already_hello", None)}
-    sided = Model(3, {"keeper": "tok"}, sides={"heroes": False, "keeper": True})
-    assert expected({**hello, "watch": "keeper"}, fresh, sided, {}) == {("welcome", None)}
-    assert expected({**hello, "watch": "heroes"}, fresh, sided, {}) == {("error:watch_refused", None)}
-    assert expected({**hello, "watch": "dragon"}, fresh, sided, {}) == {("error:unknown_side", None)}
-    assert expected({**hello, "watch": "keeper", "seat_token": "tok"}, fresh, sided, {}) == {
-        ("error:watch_seated", None)
-    }
-    resync = {"type": "resync", "last_seq": 2}
-    assert one(resync, seat) == one({"type": "resync"}, seat) == {("welcome", None)}
-    assert one(resync, fresh) == {("error:hello_first", None)}
-    assert (
-        one({**resync, "last_seq": -1}, seat)
-        == one({**resync, "seq": 2}, seat)
-        == {("error:bad_message", None)}
-    )
-
-
-def test_the_patch_reader_follows_the_protocol() -> None:
-    """The fuzzer's own reading of patches and view_hash (docs/protocol.md, View patches)."""
-    doc = {"v": {"a": [1, 2], "k/~": 0}, "l": [], "t": ["p1"]}
-    out = apply_patch([["/v/a/2", 3], ["/v/a/0"], ["/v/k~1~0", 1.0], ["/v/new", None], ["/t"]], doc)
-    assert out == {"v": {"a": [2, 3], "k/~": 1.0, "new": None}, "l": []}
-    assert doc == {"v": {"a": [1, 2], "k/~": 0}, "l": [], "t": ["p1"]}  # never changed in place
-    assert apply_patch([["", {"x": 1}]], doc) == {"x": 1}
-    for bad in ([["/v/a/3", 0]], [["/v/a/01", 0]], [["/v/b"]], [["/x/y", 1]], [[""]], [["v", 1]]):
-        with pytest.raises(PatchError):
-            apply_patch(bad, doc)
-    assert canonical_js({"b": [1.0, 0.5, -0.0, 3.2e-05, 1e21], "a": "é\n"}) == (
-        '{"a":"é\\n","b":[1,0.5,0,0.000032,1e+21]}'
-    )
-    assert doc_hash({}) == hashlib.sha256(b"{}").hexdigest()[:12]
