@@ -9,21 +9,22 @@ from typing import Any
 
 import pytest
 
-from backend.engine.core import IllegalAction, listed, same_json
+from backend.engine.core import IllegalAction, listed, same_types
 from backend.engine.playout import driver_rng, play_random
 from backend.engine.registry import get_game
 from backend.engine.rng import seed_from_int
 
 
-def test_same_json_tells_the_types_apart() -> None:
-    assert same_json({"a": [1, "x", {"b": True}]}, {"a": [1, "x", {"b": True}]})
-    assert not same_json(1, 1.0) and not same_json(1, True) and not same_json(0, False)
-    assert not same_json({"a": [1]}, {"a": [1.0]}) and not same_json({"a": 1}, {"a": 1, "b": 2})
-    assert not same_json([1, 2], [1, 2, 3])
-    legal = [{"type": "spend", "amount": 1}, {"type": "spend", "amount": 2}]
-    assert listed({"type": "spend", "amount": 2}, legal)
+def test_listed_tells_the_types_apart() -> None:
+    assert same_types({"a": [1, "x", {"b": True}]}, {"a": [1, "x", {"b": True}]})
+    assert not same_types(1, 1.0) and not same_types(1, True) and not same_types(0, False)
+    assert not same_types({"a": [1]}, {"a": [1.0]}) and not same_types({"a": {"b": 1}}, {"a": {"b": True}})
+    legal = [{"type": "spend", "amount": 1}, {"type": "spend", "amount": 2}, {"type": "go", "to": [1, 2]}]
+    assert listed({"type": "spend", "amount": 2}, legal) and listed({"type": "go", "to": [1, 2]}, legal)
     assert not listed({"type": "spend", "amount": 2.0}, legal)
     assert not listed({"type": "spend", "amount": True}, legal)
+    assert not listed({"type": "go", "to": [1.0, 2]}, legal)
+    assert not listed({"type": "spend", "amount": 3}, legal) and not listed({"type": "spend"}, legal)
 
 
 def loosened(action: dict[str, Any]) -> list[dict[str, Any]]:
