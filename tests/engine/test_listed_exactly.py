@@ -25,6 +25,12 @@ def test_listed_tells_the_types_apart() -> None:
     assert not listed({"type": "spend", "amount": True}, legal)
     assert not listed({"type": "go", "to": [1.0, 2]}, legal)
     assert not listed({"type": "spend", "amount": 3}, legal) and not listed({"type": "spend"}, legal)
+    deep: list[object] = []
+    inner = deep
+    for _ in range(5000):  # the fuzzer's deep action: refused, not a RecursionError
+        inner.append([])
+        inner = inner[0]  # type: ignore[assignment]
+    assert not listed({"type": "go", "to": deep}, legal)
 
 
 def loosened(action: dict[str, Any]) -> list[dict[str, Any]]:
