@@ -99,6 +99,14 @@ CONFIGS = {
         ),
     ]
 }
+SEATS = {  # the table's "seats" column, which with the game names a configuration's row
+    "dorasure-random": "4 heroes, random",
+    "dorasure-steady": "4 heroes, steady",
+    "dorasure-strong": "4 heroes, strong",
+    "dorn-steady": "steady Keeper vs steady heroes",
+    "dorn-strong-keeper": "**strong Keeper** vs steady heroes",
+    "dorn-strong-heroes": "steady Keeper vs **strong heroes**",
+}
 WINS = {"heroes": {"players_win", "heroes_win"}, "keeper": {"keeper_wins"}}
 
 
@@ -173,14 +181,7 @@ def row(config: Config, games: list[dict[str, Any]]) -> str:
     searched = [n for g in games for n in g.get("iterations", []) if n]
     walls = [w for g in games for w in g["wall"]]
     budget = games[0]["budget"] if games else 0
-    seats = {
-        "dorasure-random": "4 heroes, random",
-        "dorasure-steady": "4 heroes, steady",
-        "dorasure-strong": "4 heroes, strong",
-        "dorn-steady": "steady Keeper vs steady heroes",
-        "dorn-strong-keeper": "**strong Keeper** vs steady heroes",
-        "dorn-strong-heroes": "steady Keeper vs **strong heroes**",
-    }[config.name]
+    seats = SEATS[config.name]
     others = ""
     if config.name == "dorn-steady":
         h = sum(g["outcome"] in WINS["heroes"] for g in games)
@@ -200,8 +201,23 @@ HEADER = [
 ]
 
 
+def written_rows(text: str) -> dict[str, str]:
+    """The rows of the table now in bench/README.md, by configuration."""
+    block = text.partition(BEGIN)[2].partition(END)[0]
+    heads = {f"| {c.game} | {SEATS[name]} |": name for name, c in CONFIGS.items()}
+    return {heads[h]: line for line in block.splitlines() for h in heads if line.startswith(h)}
+
+
 def write_readme(clock: str, results: Path = RESULTS) -> None:
-    rows = [row(c, load(name, results)) for name, c in CONFIGS.items() if load(name, results)]
+    """The table from the records in ``results``; a configuration with none there keeps the row
+    already written (a long row is not lost with the records of another machine)."""
+    text = README.read_text(encoding="utf-8")
+    kept = written_rows(text)
+    rows = [
+        row(c, games) if games else kept[name]
+        for name, c in CONFIGS.items()
+        if (games := load(name, results)) or name in kept
+    ]
     load_avg = round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else "?"
     block = "\n".join(
         [
@@ -214,7 +230,6 @@ def write_readme(clock: str, results: Path = RESULTS) -> None:
             END,
         ]
     )
-    text = README.read_text(encoding="utf-8")
     if BEGIN in text:
         text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _m: block, text, flags=re.S)
     else:
