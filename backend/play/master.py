@@ -10,7 +10,7 @@ replay of the committed log (snapshots are a verified cache), so a restarted
 server rebuilds every table at its last committed seq.
 
 The parts that never change the game's state or seq live beside it, in objects and functions
-the runtime owns and calls: the seat clock with its timer and takeovers (play/seatclock.py),
+the runtime owns and calls: the seat clock with its timer (play/seatclock.py) and what it starts (play/takeover.py),
 the frames each connection is sent (play/frames.py), the past updates (play/backlog.py), the
 chat (play/tablechat.py), the other workers' presence (play/attendance.py) and who holds which
 seat (play/seats.py).
@@ -32,7 +32,6 @@ from backend.lobby.schemas import table_out
 from backend.store.repository import (
     RECENT_ACTION_IDS,
     ActionWrite,
-    ChatRecord,
     Conflict,
     LoggedEvent,
     PlayLoad,
@@ -43,14 +42,14 @@ from backend.store.repository import (
 )
 from backend.store.writer import CommitWriter
 
-from . import chat, frames, protocol, seats, static
+from . import chat, frames, protocol, seats, static, takeover
 from .attendance import Attendance
 from .backlog import Applied, Backlog
-from .hub import CLOSE_BAD_TOKEN, CLOSE_HANDED_BACK, Connection
+from .hub import CLOSE_BAD_TOKEN, Connection
 from .metrics import Metrics
-from .seatclock import SeatClock, auto_action_id
+from .seatclock import SeatClock
 from .sidewatch import SideStreams
-from .tablechat import TableChat, utc
+from .tablechat import TableChat
 from .timers import SideClock
 
 log = logging.getLogger("dragontable.play")
@@ -191,14 +190,14 @@ class TableRuntime:
             else:
                 missed = await self._missed(conn.seat, last_seq)
             if conn.seat in self.clock.stand_ins and not conn.stand_in:
-                self._hand_back(conn.seat)
+                takeover.hand_back(self, conn.seat)
             self.connections.add(conn)
             self.tables.metrics.connections.labels("spectator" if conn.seat is None else "seat").inc()
             if self._evict is not None:
                 self._evict.cancel()
                 self._evict = None
             # The clocks first: the welcome carries the deadline this arrival may have started.
-            self._reschedule()
+            self.reschedule()
             frames.welcome(self, conn, missed)
             if self.record.status == "finished":
                 conn.send(self.finished_message())
@@ -208,7 +207,7 @@ class TableRuntime:
     async def detach(self, conn: Connection) -> None:
         if conn not in self.connections:
             return
-        self._forget(conn)
+        self.forget(conn)
         self._presence_changed()
         if not self.connections:
             self._rest()
@@ -222,7 +221,7 @@ class TableRuntime:
         if isinstance(self.game, AtRest):
             self.game.at_rest(self.state)
 
-    def _forget(self, conn: Connection) -> None:
+    def forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""
         self.connections.discard(conn)
         if self.side_watch is not None:
@@ -238,7 +237,7 @@ class TableRuntime:
     def _presence_changed(self) -> None:
         """Who is here changed: the clocks at once (a seat that left is now answered for after
         the prompt timeout), the presence frames coalesced (play/attendance.py)."""
-        self._reschedule()
+        self.reschedule()
         self.attendance.dirty(local=True)
 
     def _flush_presence(self, publish: bool) -> None:
@@ -299,7 +298,7 @@ class TableRuntime:
                 self._refuse(conn, aid, "handed_back", "The seat's player is back; the bot has stopped.")
                 return
             if not conn.stand_in and conn.seat in self.clock.stand_ins:
-                self._hand_back(conn.seat)  # the person acts: they are back, and this action is theirs
+                takeover.hand_back(self, conn.seat)  # the person acts: they are back, and this action is theirs
             if self.record.status != "live" or self.state is None:
                 if self.record.status == "finished":
                     self._refuse(conn, aid, "game_over", "The game is over.")
@@ -324,7 +323,7 @@ class TableRuntime:
                               extra={"table": self.id, "seq": self.seq})  # fmt: skip
                 self._refuse(conn, aid, "engine_error", "The rules engine could not apply that.")
                 return
-            await self._commit(conn.seat, action, aid, transition, conn=conn, auto=False, arrived=arrived)
+            await self.commit(conn.seat, action, aid, transition, conn=conn, auto=False, arrived=arrived)
 
     def _answer_retry(self, conn: Connection, aid: str, prior: tuple[int, str]) -> None:
         seq, seat = prior
@@ -345,7 +344,7 @@ class TableRuntime:
         """
         return snapshot or finished or seq % self.settings.hash_every == 0 or self.tables.replicated()
 
-    async def _commit(
+    async def commit(
         self,
         seat: str,
         action: dict[str, Any],
@@ -443,7 +442,7 @@ class TableRuntime:
             log.info("table %s: finished at seq %s (%s)", self.id, self.seq, outcome.result,
                      extra={"table": self.id, "seq": self.seq, "result": outcome.result})  # fmt: skip
         self.clock.refresh(self.state, self.live, actor=seat)
-        self._reschedule()
+        self.reschedule()
         frames.fan_out(self, applied)
         if outcome is not None:
             self.broadcast(self.finished_message())
@@ -478,7 +477,7 @@ class TableRuntime:
         self.action_ids = dict(load.action_ids)
         self.backlog.ring.clear()
         self.clock.refresh(self.state, self.live, actor=None)
-        self._reschedule()
+        self.reschedule()
         if self.side_watch is not None:
             self.side_watch.reset()
             if self.side_watch.watchers:
@@ -507,7 +506,7 @@ class TableRuntime:
 
     def remote_presence(self, origin: str, spectators: int, connected: list[str]) -> None:
         self.attendance.heard(origin, spectators, connected)
-        self._reschedule()
+        self.reschedule()
         self.attendance.dirty(local=False)
 
     def forget_silent_workers(self, heard_after: float) -> None:
@@ -520,7 +519,7 @@ class TableRuntime:
         for held in gone:
             for seat in held:
                 self.clock.left_at[seat] = now
-        self._reschedule()
+        self.reschedule()
         self.attendance.dirty(local=False)
 
     def local_presence_message(self) -> dict[str, Any]:
@@ -544,7 +543,7 @@ class TableRuntime:
                 if gone:
                     conn.send(protocol.error("bad_token", "This seat is no longer yours."))
                     conn.close(CLOSE_BAD_TOKEN)
-                    self._forget(conn)
+                    self.forget(conn)
                     dropped = True
             if dropped:
                 # The seat is away from now: its clock must run even if nobody else moves.
@@ -569,77 +568,11 @@ class TableRuntime:
         """Seats the server cannot answer for at this seq (tests/play/test_auto_backoff.py)."""
         return self.clock.no_default
 
-    def _reschedule(self) -> None:
+    def reschedule(self) -> None:
         self.clock.reschedule(self.record, self.state, self.live, self.presence(), seats.bot_seats(self.record))
 
     def _fire(self) -> None:
-        self.tables.spawn(self._on_timer())
-
-    async def _on_timer(self) -> None:
-        async with self.lock:
-            for seat in self.clock.takeovers_due(time.time()):
-                self._take_over(seat)
-        await self._answer_for_late_seats()
-
-    def _take_over(self, seat: str) -> None:
-        """A bot plays ``seat`` until its person is back (called with the lock held)."""
-        if not self.clock.take_over(self.record, seat, seats.bot_seats(self.record), self.live):
-            return
-        log.info("table %s: a %s bot plays for %s", self.id, self.record.takeover, seat,
-                 extra={"table": self.id, "seat": seat})  # fmt: skip
-        self._announce(f"A bot is playing for {self.player_name(seat)}.")
-        self._reschedule()
-
-    def _hand_back(self, seat: str) -> None:
-        """The person is back: the bot stops at once (called with the lock held, so an answer
-        the bot is still working out arrives after this and is refused: no double action)."""
-        if not self.clock.hand_back(seat):
-            return
-        for conn in list(self.connections):
-            if conn.stand_in and conn.seat == seat:
-                conn.send(protocol.error("handed_back", "The seat's player is back."))
-                conn.close(CLOSE_HANDED_BACK)
-                self._forget(conn)
-        self._announce(f"{self.player_name(seat)} is back; the bot has stopped playing for them.")
-
-    def _announce(self, text: str) -> None:
-        """The table's own line, to everyone at once (its place among the updates tells when),
-        and kept for those who arrive later."""
-        at = time.time()
-        self.broadcast(protocol.announcement(text, at))
-        self.broadcast(protocol.table(self.table_dict()))
-        line = ChatRecord(self.seq, chat.TABLE, protocol.ANNOUNCER, None, text, True, utc(at))
-        self.tables.spawn(self.talk.keep_announcement(line))
-
-    async def _answer_for_late_seats(self) -> None:
-        """The server's own answer for each seat whose time is up, committed as any action;
-        one that cannot be saved is tried again after the clock's back-off."""
-        async with self.lock:
-            now = time.time()
-            for seat in self.clock.late(now):
-                if not self.live or seat not in self.clock.to_act:
-                    continue
-                action = self.clock.time_up(self.state, seat, now)
-                if action is None:
-                    # A person who let the clock run out gets a bot from the next decision on.
-                    self._take_over(seat)
-                    action = self.game.default_action(self.state, seat)
-                if action is None:
-                    self.clock.no_default.add(seat)
-                    continue
-                try:
-                    transition = self.game.apply(self.state, seat, action)
-                except IllegalAction:
-                    log.exception("table %s: default action for %s is illegal", self.id, seat)
-                    self.clock.no_default.add(seat)
-                    continue
-                seq = self.seq
-                aid = auto_action_id(seq, seat, self.action_ids)
-                # A success moved the clock on (``_advance``); a Conflict caught up instead.
-                if not await self._commit(seat, action, aid, transition, conn=None, auto=True) and self.seq == seq:
-                    self.clock.answer_failed(self.id, seat, self.seq)
-                    break
-            self._reschedule()
+        self.tables.spawn(takeover.on_timer(self))
 
     def close(self) -> None:
         self.clock.close()
