@@ -1,10 +1,13 @@
 """Connections: one per WebSocket, each with its own send queue.
 
-The master never awaits a socket: it puts pre-serialized text on each
-connection's queue and a writer task sends it, one per connection while it has
-frames to send.  A client too
-slow to keep up (queue full) is closed with 1013 and reconnects with its last
-seq, instead of slowing the table down for everyone.
+The master never awaits a socket.  A frame for a socket with nothing pending is
+handed to it at once: the ASGI send is stepped by hand and, as it almost always
+does, writes to the transport and returns without suspending (no task, no trip
+round the event loop: issue 15 point 2).  A send that suspends (the transport's
+buffer is full and the protocol waits for it to drain) goes on in a writer task,
+and the frames that come meanwhile queue behind it.  A client too slow to keep up
+(queue full) is closed with 1013 and reconnects with its last seq, instead of
+slowing the table down for everyone.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine, Generator
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
@@ -69,9 +73,25 @@ class Connection:
         self._push(text)
 
     def _push(self, item: str | None) -> None:
+        if item is not None and self._writer is None:
+            self._send_now(item)
+            return
         self._pending.append(item)
         if self._writer is None:
             self._writer = asyncio.create_task(self._write())
+
+    def _send_now(self, text: str) -> None:
+        """Step the socket's send by hand; only a send that has to wait gets a task."""
+        sending = self.ws.send_text(text)
+        try:
+            awaited = sending.send(None)
+        except StopIteration:
+            return  # written
+        except Exception:  # the peer went away; the reader notices too
+            self.closed = True
+            self._writer = asyncio.create_task(self._close_now())
+            return
+        self._writer = asyncio.create_task(self._write(_Resumed(sending, awaited)))
 
     def close(self, code: int) -> None:
         """Close after everything already queued has been sent."""
@@ -86,12 +106,14 @@ class Connection:
             if self.ws.application_state == WebSocketState.CONNECTED:
                 await self.ws.close(code=self.close_code or 1000)
 
-    async def _write(self) -> None:
-        """Send what is pending, in order, then end (the next frame starts a new writer). The
-        limit counts the frames queued behind the batch being sent: a client that cannot keep
-        up stalls its send, and those pile up."""
+    async def _write(self, started: _Resumed | None = None) -> None:
+        """Finish the send that had to wait (``started``), send what is pending, in order, then
+        end (the next frame is sent in place again). The limit counts the frames queued behind
+        the send under way: a client that cannot keep up stalls it, and those pile up."""
         send = self.ws.send_text
         try:
+            if started is not None:
+                await started
             while self._pending:
                 batch, self._pending = self._pending, []
                 for text in batch:
@@ -117,3 +139,36 @@ class Connection:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
+
+
+class _Resumed:
+    """A send coroutine that suspended when stepped by hand (``Connection._send_now``), to be
+    finished by a task: awaiting this waits on what it waits on and steps it again, until it
+    returns.  What it awaited hands its result or its exception to it as a task would; a
+    cancelled writer closes it (the socket is gone)."""
+
+    __slots__ = ("_coro", "_awaited")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], awaited: Any) -> None:
+        self._coro = coro
+        self._awaited = awaited
+
+    def __await__(self) -> Generator[Any, None, None]:
+        coro, awaited = self._coro, self._awaited
+        while True:
+            try:
+                if awaited is None:
+                    yield None  # a bare yield (``asyncio.sleep(0)``): one turn of the loop
+                else:
+                    # What a task does with a future its coroutine yields: take it as waited on
+                    # (its await refuses a future still marked blocking), then wait for it.
+                    awaited._asyncio_future_blocking = False
+                    with contextlib.suppress(Exception):
+                        yield from awaited.__await__()
+            except BaseException:
+                coro.close()
+                raise
+            try:
+                awaited = coro.send(None)  # a future's result or exception is read inside
+            except StopIteration:
+                return

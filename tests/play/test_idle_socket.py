@@ -7,7 +7,8 @@ there, on a real uvicorn server in this process (so its objects can be looked at
   dependency or exception-middleware frames are held while it waits;
 * uvicorn's protocol lets the handshake's request and response go once the accept is sent, and
   waits on a lighter inbox and gate than asyncio's Queue and Event (``play/wsserver.py``);
-* the connection's writer task runs only while it has frames to send (``play/hub.py``).
+* a frame is handed to an open socket at once, and a writer task runs only while a send has to
+  wait (``play/hub.py``).
 """
 
 from __future__ import annotations
@@ -100,19 +101,19 @@ class _Socket:
         self.application_state = WebSocketState.DISCONNECTED
 
 
-async def test_the_writer_runs_only_while_frames_are_pending() -> None:
+async def test_a_frame_is_sent_in_place_and_only_a_send_that_waits_gets_a_writer() -> None:
     sock = _Socket()
     conn = Connection(sock, queue_limit=3)  # type: ignore[arg-type]
     assert conn.writing is None
     conn.send_text("a")
     conn.send_text("b")
-    assert conn.writing is not None
-    await wait_for(lambda: conn.writing is None)
-    assert sock.sent == ["a", "b"]
-    # A stalled client: what piles up behind the batch being sent counts against the limit.
+    # A socket that takes frames has each one at once: no task, no turn of the loop.
+    assert sock.sent == ["a", "b"] and conn.writing is None
+    # A stalled client: the send waits in a writer, and what piles up behind it counts
+    # against the limit.
     sock.gate.clear()
     conn.send_text("c")
-    await asyncio.sleep(0)  # the writer takes ["c"] and stalls on it
+    assert conn.writing is not None and sock.sent == ["a", "b"]
     for text in ("d", "e", "f"):
         conn.send_text(text)
     assert not conn.closed
@@ -126,6 +127,38 @@ async def test_the_writer_runs_only_while_frames_are_pending() -> None:
     assert sock.sent == ["a", "b", "c", "d", "e", "f"] and sock.closed_with == 1013
     conn.send_text("h")  # after the close: dropped
     assert sock.sent[-1] == "f"
+
+
+async def test_after_a_stall_the_writer_ends_and_frames_go_in_place_again() -> None:
+    sock = _Socket()
+    conn = Connection(sock, queue_limit=10)  # type: ignore[arg-type]
+    sock.gate.clear()
+    conn.send_text("a")
+    conn.send_text("b")
+    writer = conn.writing
+    assert writer is not None and sock.sent == []
+    sock.gate.set()
+    await asyncio.wait_for(writer, 5)
+    assert sock.sent == ["a", "b"] and conn.writing is None and not conn.closed
+    conn.send_text("c")
+    assert sock.sent == ["a", "b", "c"] and conn.writing is None
+
+
+async def test_a_socket_gone_in_the_middle_of_a_stalled_send_stops_it_cleanly() -> None:
+    sock = _Socket()
+    conn = Connection(sock, queue_limit=10)  # type: ignore[arg-type]
+    sock.gate.clear()
+    conn.send_text("a")
+    conn.send_text("b")
+    writer = conn.writing
+    assert writer is not None
+    await asyncio.sleep(0)  # the writer waits on the stalled send
+    await conn.drain_and_stop()
+    assert writer.cancelled() and conn.closed
+    sock.gate.set()
+    await asyncio.sleep(0)
+    assert sock.sent == []  # the cancelled send never wrote, and nothing after it was sent
+    assert not sock.gate._waiters  # type: ignore[attr-defined]  # its wait was given up
 
 
 async def test_a_close_with_nothing_pending_still_sends_the_close_frame() -> None:

@@ -1,0 +1,89 @@
+"""The cost of handing one frame to a socket (play/hub.py), in place against a writer task.
+
+    python bench/frames.py [--connections 6] [--bursts 20000] [--runs 3]
+
+A table's update goes to each of its connections (6 in the load benchmark); ``Connection``
+hands each frame to the socket's ASGI send at once, stepping it by hand, and starts a writer
+task only for a send that has to wait.  The baseline, in the same process, is the same class
+with every frame queued for a writer task made per burst (what play/hub.py did before, issue 15
+point 2).  The socket is a stand-in whose send returns at once, as uvicorn's does while the
+transport takes the bytes, so the figure is the hub's own cost: CPU µs per frame (process
+time), bursts of one frame per connection with a turn of the event loop between them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from starlette.websockets import WebSocketState  # noqa: E402
+
+from backend.play.hub import Connection  # noqa: E402
+
+
+class Socket:
+    """What ``Connection`` uses of a Starlette WebSocket; its send never waits."""
+
+    application_state = WebSocketState.CONNECTED
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    async def send_text(self, text: str) -> None:
+        self.frames += 1
+
+
+class QueuedConnection(Connection):
+    """The baseline: every frame waits for a writer task, one made per burst of frames."""
+
+    __slots__ = ()
+
+    def _push(self, item: str | None) -> None:
+        self._pending.append(item)
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write())
+
+
+async def per_frame(kind: type[Connection], connections: int, bursts: int) -> float:
+    sockets = [Socket() for _ in range(connections)]
+    conns = [kind(s, 1000) for s in sockets]  # type: ignore[arg-type]
+    text = "x" * 560  # a median Dorasure update with patches (bench/README.md "View patches")
+    started = time.process_time()
+    for _ in range(bursts):
+        for conn in conns:
+            conn.send_text(text)
+        await asyncio.sleep(0)  # the next action arrives on a later turn of the loop
+    for _ in range(2):
+        await asyncio.sleep(0)
+    spent = time.process_time() - started
+    assert all(s.frames == bursts for s in sockets), "every frame is sent"
+    return spent / (bursts * connections) * 1e6
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    for run in range(args.runs):
+        queued = await per_frame(QueuedConnection, args.connections, args.bursts)
+        in_place = await per_frame(Connection, args.connections, args.bursts)
+        print(
+            f"run {run + 1}: writer task per burst {queued:.2f} µs/frame, in place {in_place:.2f} µs/frame, "
+            f"ratio {in_place / queued:.2f}"
+        )
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--connections", type=int, default=6)
+    p.add_argument("--bursts", type=int, default=20000)
+    p.add_argument("--runs", type=int, default=3)
+    asyncio.run(main_async(p.parse_args()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
