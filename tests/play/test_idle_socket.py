@@ -129,7 +129,8 @@ async def test_a_frame_is_sent_in_place_and_only_a_send_that_waits_gets_a_writer
     assert sock.sent[-1] == "f"
 
 
-async def test_after_a_stall_the_writer_ends_and_frames_go_in_place_again() -> None:
+def _stalled() -> tuple[_Socket, Connection, asyncio.Task[None]]:
+    """A connection whose socket stalls on its first frame, "a", with "b" queued behind it."""
     sock = _Socket()
     conn = Connection(sock, queue_limit=10)  # type: ignore[arg-type]
     sock.gate.clear()
@@ -137,6 +138,11 @@ async def test_after_a_stall_the_writer_ends_and_frames_go_in_place_again() -> N
     conn.send_text("b")
     writer = conn.writing
     assert writer is not None and sock.sent == []
+    return sock, conn, writer
+
+
+async def test_after_a_stall_the_writer_ends_and_frames_go_in_place_again() -> None:
+    sock, conn, writer = _stalled()
     sock.gate.set()
     await asyncio.wait_for(writer, 5)
     assert sock.sent == ["a", "b"] and conn.writing is None and not conn.closed
@@ -145,13 +151,7 @@ async def test_after_a_stall_the_writer_ends_and_frames_go_in_place_again() -> N
 
 
 async def test_a_socket_gone_in_the_middle_of_a_stalled_send_stops_it_cleanly() -> None:
-    sock = _Socket()
-    conn = Connection(sock, queue_limit=10)  # type: ignore[arg-type]
-    sock.gate.clear()
-    conn.send_text("a")
-    conn.send_text("b")
-    writer = conn.writing
-    assert writer is not None
+    sock, conn, writer = _stalled()
     await asyncio.sleep(0)  # the writer waits on the stalled send
     await conn.drain_and_stop()
     assert writer.cancelled() and conn.closed
