@@ -21,8 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import zlib
 from collections.abc import Coroutine
 from typing import Any, Protocol
+
+import orjson
 
 from backend.config import Settings
 from backend.engine.core import AtRest, Game, IllegalAction, Sides, Transition, check_action_shape
@@ -103,7 +106,8 @@ class TableRuntime:
             game, self.record.options, entries=self.backlog.entries, missed_limit=self.settings.missed_from_db_limit,
             read_log=lambda upto: asyncio.to_thread(tables.repo.actions_after, self.id, 0, upto),
         )  # fmt: skip
-        self.state = state
+        self._state: Any = state
+        self._resting: bytes | None = None  # the state, encoded and compressed, while at rest
         self.seq = seq
         self.action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
         self.lock = asyncio.Lock()
@@ -115,10 +119,24 @@ class TableRuntime:
         self._evict: asyncio.TimerHandle | None = None
         self.clock.refresh(self.state, self.live, actor=None)
 
+    # -- the state ----------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The table's state; at rest it is kept encoded and compressed (``_rest``), and the
+        first read after that decodes it (the encoding is the snapshots' one, exact)."""
+        if self._resting is not None:
+            self._state = self.game.decode_state(orjson.loads(zlib.decompress(self._resting)))
+            self._resting = None
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state, self._resting = value, None
+
     # -- who is here --------------------------------------------------------
     @property
     def live(self) -> bool:
-        return self.record.status == "live" and self.state is not None
+        return self.record.status == "live" and (self._state is not None or self._resting is not None)
 
     def _person_present(self, conn: Connection) -> bool:
         """Whether ``conn`` shows its seat's holder here: a takeover bot is not its person."""
@@ -218,8 +236,16 @@ class TableRuntime:
         the ring of recent steps (a reconnect reads its missed steps from the stored log, where
         every committed one already is) and the state's caches (``AtRest``)."""
         self.backlog.ring.clear()
+        if self._state is None:
+            return
         if isinstance(self.game, AtRest):
-            self.game.at_rest(self.state)
+            self.game.at_rest(self._state)
+        # A Dorn state is ≈ 10 KiB of objects, a Dorasure one ≈ 4; encoded and compressed, a
+        # tenth of that. Whatever reads the state next (a connection, the seat clock, another
+        # worker's action) has it back as it was.
+        encoded = orjson.dumps(self.game.encode_state(self._state), option=orjson.OPT_NON_STR_KEYS)
+        self._resting = zlib.compress(encoded)
+        self._state = None
 
     def forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""

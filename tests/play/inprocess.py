@@ -49,15 +49,22 @@ async def serving(tmp_path: Path) -> AsyncIterator[tuple[FastAPI, uvicorn.Server
 
 async def dorasure_table(port: int, heroes: list[str], *, start: bool = False) -> tuple[str, dict[str, str]]:
     """A Dorasure table made over REST by one player; with ``start``, every seat taken and started."""
+    return await game_table(port, "dorasure", {"heroes": heroes}, heroes if start else None)
+
+
+async def game_table(
+    port: int, game: str, options: dict[str, object], seats: list[str] | None
+) -> tuple[str, dict[str, str]]:
+    """A table of ``game`` made over REST by one player; with ``seats``, those taken and started."""
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
         me = (await http.post("/api/players", json={"name": "Host"})).json()
         auth = {"Authorization": f"Bearer {me['player_token']}"}
-        reply = await http.post("/api/tables", json={"game": "dorasure", "options": {"heroes": heroes}}, headers=auth)
+        reply = await http.post("/api/tables", json={"game": game, "options": options}, headers=auth)
         assert reply.status_code == 201, reply.text
         table_id = reply.json()["id"]
         tokens: dict[str, str] = {}
-        if start:
-            for seat in heroes:
+        if seats is not None:
+            for seat in seats:
                 joined = await http.post(f"/api/tables/{table_id}/join", json={"seat": seat}, headers=auth)
                 assert joined.status_code == 200, joined.text
                 tokens[seat] = joined.json()["seat_token"]
@@ -66,10 +73,12 @@ async def dorasure_table(port: int, heroes: list[str], *, start: bool = False) -
         return table_id, tokens
 
 
-async def seated_clients(port: int, heroes: list[str]) -> tuple[str, str, dict[str, WsClient]]:
-    """A started Dorasure table with a connected socket per seat: its id, its socket URL and
-    the clients by seat."""
-    table_id, tokens = await dorasure_table(port, heroes, start=True)
+async def seated_clients(
+    port: int, heroes: list[str], *, game: str = "dorasure", options: dict[str, object] | None = None
+) -> tuple[str, str, dict[str, WsClient]]:
+    """A started table (Dorasure with ``heroes`` for seats; else ``game`` with ``options``, seats
+    ``heroes``) with a connected socket per seat: its id, its socket URL and the clients by seat."""
+    table_id, tokens = await game_table(port, game, {"heroes": heroes} if options is None else options, heroes)
     url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
     seats = {seat: WsClient(url, token) for seat, token in tokens.items()}
     for client in seats.values():

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import zlib
 from pathlib import Path
 
 import pytest
 
 from backend.engine.registry import get_game
+from backend.engine.replay import state_hash
 from backend.play import static
 
 from ..server_fixtures import WsClient, play_random
@@ -61,29 +63,56 @@ def test_at_rest_drops_the_caches_and_changes_nothing_else() -> None:
     assert game.legal_actions(state, seat) == legal
 
 
-async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("game", "options", "seat_names"),
+    [("dorasure", None, ["ninja", "hunter"]), ("dorn", {"hero_seats": 1}, ["keeper", "heroes_1"])],
+)
+async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(
+    tmp_path: Path, game: str, options: dict[str, object] | None, seat_names: list[str]
+) -> None:
     async with serving(tmp_path) as (app, _server, port):
-        table_id, url, seats = await seated_clients(port, ["ninja", "hunter"])
+        table_id, url, seats = await seated_clients(port, seat_names, game=game, options=options)
         await play_random(seats, [], random.Random(2), stop_after=6)
-        ninja = seats["ninja"]
-        seen = {m["seq"]: m["events"] for m in map(json.loads, ninja.raw) if m["type"] == "update"}
-        last_legal, top = ninja.legal, ninja.seq
+        first = seats[seat_names[0]]
+        seen = {m["seq"]: m["events"] for m in map(json.loads, first.raw) if m["type"] == "update"}
+        last_legal, top = first.legal, first.seq
         runtime = await app.state.tables.get(table_id)
-        assert runtime.backlog.ring and runtime.state._cache
+        rules = runtime.game
+        assert runtime.backlog.ring
+        if game == "dorasure":
+            assert runtime.state._cache
+        before = state_hash(rules, runtime.state)
         for client in seats.values():
             await client.close()
         await wait_for(lambda: not runtime.connections)
-        # Nobody there: the ring of recent steps and the state's caches are gone.
-        assert not runtime.backlog.ring and not runtime.state._cache
+        # Nobody there: the ring of recent steps is gone, and the state is kept encoded and
+        # compressed, a fraction of its objects' size.
+        assert not runtime.backlog.ring and runtime._state is None and runtime._resting is not None
+        assert len(runtime._resting) < len(json.dumps(rules.encode_state(runtime.game.decode_state(
+            json.loads(zlib.decompress(runtime._resting)))))) / 2  # fmt: skip
+        assert runtime.live  # still a live game, without decoding it to say so
+        assert runtime._state is None
+        # Read again, it is the state it was, without its caches.
+        assert state_hash(rules, runtime.state) == before and runtime._resting is None
+        if game == "dorasure":
+            assert not runtime.state._cache
         # A reconnect from the first step on gets every step since, as it was first sent (read
-        # back from the stored log now), and the same listed actions.
-        back = WsClient(url, seats["ninja"].token)
-        welcome = await back.connect(last_seq=1)
+        # back from the stored log now), and the same listed actions; and play goes on.
+        for client in seats.values():
+            await client.close()
+        runtime._rest()  # at rest again (the read above woke it), as the reconnect finds it
+        back = {seat: WsClient(url, seats[seat].token) for seat in seat_names}
+        welcome = await back[seat_names[0]].connect(last_seq=1)
         assert welcome is not None and welcome["seq"] == top
         assert [m["seq"] for m in welcome["missed"]] == list(range(2, top + 1))
         assert {m["seq"]: m["events"] for m in welcome["missed"]} == {s: e for s, e in seen.items() if s >= 2}
         assert welcome["legal"] == last_legal
-        await back.close()
+        for seat in seat_names[1:]:
+            await back[seat].connect()
+        acked = await play_random(back, [], random.Random(3), stop_after=3, prefix="b")
+        assert acked == [top + 1, top + 2, top + 3]
+        for client in back.values():
+            await client.close()
 
 
 async def test_a_table_remembers_only_its_newest_action_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
