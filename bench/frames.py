@@ -1,6 +1,6 @@
 """The cost of handing one frame to a socket (play/hub.py), in place against a writer task.
 
-    python bench/frames.py [--connections 6] [--bursts 20000] [--runs 3]
+    python bench/frames.py [--part hub|audiences] [--connections 6] [--bursts 20000] [--runs 3]
 
 A table's update goes to each of its connections (6 in the load benchmark); ``Connection``
 hands each frame to the socket's ASGI send at once, stepping it by hand, and starts a writer
@@ -9,6 +9,13 @@ with every frame queued for a writer task made per burst (what play/hub.py did b
 point 2).  The socket is a stand-in whose send returns at once, as uvicorn's does while the
 transport takes the bytes, so the figure is the hub's own cost: CPU µs per frame (process
 time), bursts of one frame per connection with a turn of the event loop between them.
+
+``--part audiences``: what one step's audiences cost before anything is sent (play/frames.py,
+play/audience.py): for a 4-hero Dorasure game's recorded states, each audience's doc (view,
+legal, to_act), its patch against its previous doc and the view hash, for the 4 seats and the
+spectators. Built as the server does (``SharedViews``: the views from one build of their common
+part, the patches with one memo for the step) against each audience on its own (a view each, a
+diff each), in the same process: CPU µs per step, and the ratio.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import asyncio
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -66,7 +74,57 @@ async def per_frame(kind: type[Connection], connections: int, bursts: int) -> fl
     return spent / (bursts * connections) * 1e6
 
 
+def recorded_states(seeds: range) -> list[tuple[Any, list[str]]]:
+    """The states of seeded 4-hero Dorasure games (steered random play), with their seats."""
+    from backend.engine.playout import play_random
+    from backend.engine.registry import get_game
+    from backend.engine.rng import seed_from_int
+
+    game = get_game("dorasure")
+    options = game.normalize_options({"heroes": ["ninja", "hunter", "paladin", "shaman"]})
+    out = []
+    for seed in seeds:
+        state = game.initial_state(seed_from_int(seed), options)
+        for seat, action in play_random(game, seed, options).actions:
+            state = game.apply(state, seat, action).state
+            out.append((state, list(options["heroes"])))
+    return out
+
+
+def audiences_per_step(states: list[tuple[Any, list[str]]], shared: bool) -> float:
+    """CPU µs per step of every audience's doc, patch and hash (see the module's docstring)."""
+    from backend.engine.registry import get_game
+    from backend.play import patch
+
+    game = get_game("dorasure")
+    last: dict[str | None, dict[str, Any]] = {}
+    started = time.process_time()
+    for state, seats in states:
+        viewers: list[str | None] = [*seats, None]
+        to_act = sorted(game.to_act(state))
+        if shared:
+            views = game.views(state, viewers)  # type: ignore[attr-defined]
+        else:
+            views = {v: game.view(state, v) for v in viewers}
+        memo: patch.Memo | None = {} if shared else None
+        for viewer in viewers:
+            doc = {"v": views[viewer], "l": game.legal_actions(state, viewer) if viewer else [], "t": to_act}
+            if viewer in last:
+                patch.diff(last[viewer], doc, memo)
+            patch.hash_of(patch.canonical(doc))
+            last[viewer] = doc
+    return (time.process_time() - started) / len(states) * 1e6
+
+
 async def main_async(args: argparse.Namespace) -> None:
+    if args.part == "audiences":
+        states = recorded_states(range(1000, 1040))
+        for run in range(args.runs):
+            alone = audiences_per_step(states, shared=False)
+            shared = audiences_per_step(states, shared=True)
+            print(f"run {run + 1}: each audience alone {alone:.1f} µs/step, shared views and memo "
+                  f"{shared:.1f} µs/step, ratio {shared / alone:.2f} ({len(states)} steps)")  # fmt: skip
+        return
     for run in range(args.runs):
         queued = await per_frame(QueuedConnection, args.connections, args.bursts)
         in_place = await per_frame(Connection, args.connections, args.bursts)
@@ -78,6 +136,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--part", choices=("hub", "audiences"), default="hub")
     p.add_argument("--connections", type=int, default=6)
     p.add_argument("--bursts", type=int, default=20000)
     p.add_argument("--runs", type=int, default=3)

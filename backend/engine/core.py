@@ -283,6 +283,19 @@ class Odds(Protocol):
 
 
 @runtime_checkable
+class SharedViews(Protocol[S_in]):
+    """Optional: the views of several viewers of one state built at once, from one build of
+    what they all see (Dorasure's differ only in ``you`` and the seat's ``odds``).
+    ``views(state, viewers)[v] == view(state, v)`` for each viewer, but the views share their
+    common parts, so they are read, never edited: the server builds its audiences' views so
+    after each step and only reads them (issue 15 point 2)."""
+
+    def views(
+        self, state: S_in, viewers: Sequence[Seat | None], *, reveal: bool = False
+    ) -> dict[Seat | None, dict[str, JSON]]: ...
+
+
+@runtime_checkable
 class AtRest(Protocol[S_in]):
     """Optional: a game whose states keep what only speeds up their next listing or apply (the
     Dorasure movement search and legal actions), which ``at_rest(state)`` lets go. Asked when

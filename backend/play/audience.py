@@ -18,7 +18,7 @@ from .hub import Connection
 
 class Audience:
     __slots__ = ("_seq", "_events", "_by", "_action_id", "_auto", "_deadline", "doc", "_whole", "_canonical",
-                 "_hash", "_patched")  # fmt: skip
+                 "_hash", "_patched", "_memo")  # fmt: skip
 
     def __init__(
         self,
@@ -31,8 +31,10 @@ class Audience:
         legal: list[dict[str, Any]],
         to_act: list[str],
         deadline: float | None,
+        memo: patch.Memo | None = None,
     ) -> None:
         self._seq, self._events, self._by, self._action_id, self._auto = seq, events, by, action_id, auto
+        self._memo = memo  # shared by the audiences of one step (``patch.diff``)
         self._deadline = deadline
         self.doc: dict[str, Any] = {"v": view, "l": legal, "t": to_act}
         self._whole: str | None = None
@@ -62,7 +64,7 @@ class Audience:
             if self._canonical is None:
                 self._canonical = patch.canonical(self.doc)  # the hash's text, as long as the doc whole
                 self._hash = patch.hash_of(self._canonical)
-            ops = patch.diff(base, self.doc)
+            ops = patch.diff(base, self.doc, self._memo)
             if patch.encoded_size(ops) < len(self._canonical):
                 frame = protocol.dumps(
                     protocol.patched_update(self._seq, self._events, self._by,

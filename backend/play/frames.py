@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from backend.engine.core import Game
+from backend.engine.core import Game, SharedViews
 from backend.store.repository import TableRecord
 
-from . import protocol
+from . import patch, protocol
 from .audience import Audience
 from .backlog import Applied, events_for
 from .hub import Connection
@@ -52,6 +52,15 @@ def view(t: Table, seat: str | None) -> dict[str, Any] | None:
     return t.game.view(t.state, seat, reveal=t.record.status == "finished")
 
 
+def views(t: Table, seats: list[str | None]) -> dict[str | None, dict[str, Any] | None]:
+    """The views of these audiences, from one build of what they share where the game can
+    (``SharedViews``): read only, like every view the frames are made of."""
+    game, state = t.game, t.state
+    if state is None or not isinstance(game, SharedViews):
+        return {seat: view(t, seat) for seat in seats}
+    return dict(game.views(state, seats, reveal=t.record.status == "finished"))
+
+
 def legal(t: Table, seat: str | None) -> list[dict[str, Any]]:
     # Asked of every seat, on turn or not: a game may list what a seat may do at any time
     # (Dorn's surrender, content 5.9); ``to_act`` is who owes a decision (clocks, defaults).
@@ -88,17 +97,20 @@ def fan_out(t: Table, applied: Applied) -> None:
     side = t.side_watch
     if side is not None:  # the steps this releases to side spectators, who get no live update
         side.on_step(applied, t.state, finished=t.record.status == "finished")
-    audiences: dict[str | None, Audience] = {}
-    # The seats first: their writers wake first, so a crowd of spectators (whose frames
+    # The seats first: their frames are sent first, so a crowd of spectators (whose frames
     # go out after) does not stand between the players and the game (issue 15, point 5).
     conns = list(t.connections)
-    for conn in [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]:
-        if side is not None and conn in side:
-            continue
+    targets = [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]
+    if side is not None:
+        targets = [c for c in targets if c not in side]
+    built = views(t, list(dict.fromkeys(c.seat for c in targets)))
+    memo: patch.Memo = {}  # the audiences' docs share the parts of their views: diffed once
+    audiences: dict[str | None, Audience] = {}
+    for conn in targets:
         seat = conn.seat
         audience = audiences.get(seat)
         if audience is None:
             events = events_for(applied.events, seat) if shared_events is None else shared_events
             audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                                  view(t, seat), legal(t, seat), to_act, deadline)  # fmt: skip
+                                                  built[seat], legal(t, seat), to_act, deadline, memo)  # fmt: skip
         conn.send_text(audience.frame_for(conn))

@@ -21,7 +21,7 @@ values at once:
   operation is applied);
 * anything else (a type changed, a scalar changed): a set of the new value.
 
-An object or array whose operations (more than half as many as it has members) would
+An object or array whose operations (half as many as it has members or more) would
 encode longer than setting it whole is set whole, so a patch is never longer than the value
 it describes by more than a path per operation, and the walk stays linear in the size of
 the views.  ``apply(diff(a, b), a) == b`` exactly (the property tests,
@@ -120,11 +120,20 @@ def _unescape(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
 
 
-def diff(a: Any, b: Any) -> list[Op]:
-    """The operations that turn ``a`` into ``b`` (empty when they are equal)."""
+# (id of a part of ``a``, id of a part of ``b``, its path) -> (those parts, held so the ids stay
+# theirs, and the operations between them).
+Memo = dict[tuple[int, int, str], tuple[Any, Any, list[Op]]]
+
+
+def diff(a: Any, b: Any, memo: Memo | None = None) -> list[Op]:
+    """The operations that turn ``a`` into ``b`` (empty when they are equal).
+
+    ``memo``, shared by the diffs of one step's audiences: docs built from one shared view
+    (``SharedViews``) hold the same parts, and the previous docs did too, so the operations
+    between two of an object's members are worked out once for all the audiences."""
     ops: list[Op] = []
     if not _same(a, b):
-        _diff(a, b, "", ops)
+        _diff(a, b, "", ops, memo)
     return ops
 
 
@@ -143,8 +152,9 @@ _CONTAINERS = (dict, list)
 dumps = orjson.dumps
 
 
-def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
-    """Append the operations turning ``a`` into ``b`` at ``path`` (``a`` and ``b`` differ)."""
+def _diff(a: Any, b: Any, path: str, ops: list[Op], memo: Memo | None = None) -> None:
+    """Append the operations turning ``a`` into ``b`` at ``path`` (``a`` and ``b`` differ);
+    with ``memo``, those of the members of ``b`` that are containers are remembered (``diff``)."""
     start = len(ops)
     if type(a) is dict and type(b) is dict:
         for key in a:
@@ -156,6 +166,16 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
                 continue
             if va is _MISSING:
                 ops.append([f"{path}/{_escape(key)}", vb])
+            elif memo is not None and type(vb) in _CONTAINERS:
+                sub = f"{path}/{_escape(key)}"
+                hit = memo.get((id(va), id(vb), sub))
+                if hit is None or hit[0] is not va or hit[1] is not vb:
+                    at = len(ops)
+                    if not _same(va, vb):
+                        _diff(va, vb, sub, ops, memo)
+                    memo[(id(va), id(vb), sub)] = (va, vb, ops[at:])
+                else:
+                    ops.extend(hit[2])
             # _same(va, vb) inlined: this line runs for every key of every changed object.
             elif va != vb or type(va) is not type(vb) or (type(va) in _CONTAINERS and dumps(va) != dumps(vb)):
                 _diff(va, vb, f"{path}/{_escape(key)}", ops)
@@ -163,7 +183,7 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
         common = min(len(a), len(b))
         for i in range(common):
             if not _same(a[i], b[i]):
-                _diff(a[i], b[i], f"{path}/{i}", ops)
+                _diff(a[i], b[i], f"{path}/{i}", ops, memo)
         for i in range(common, len(b)):
             ops.append([f"{path}/{i}", b[i]])
         for i in range(len(a) - 1, common - 1, -1):
@@ -172,8 +192,8 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
         ops.append([path, b])
         return
     n = len(ops) - start
-    if n > 1 and 2 * n > len(b):
-        # Operations for more than half its members: keep them only if they are shorter than
+    if n > 1 and 2 * n >= len(b):
+        # Operations for half its members or more: keep them only if they are shorter than
         # the container whole.  (Fewer cannot be much longer, and a view's own dozens of keys
         # are not encoded for the two or three of them an action changes.)
         whole = [path, b]

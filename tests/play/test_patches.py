@@ -195,6 +195,40 @@ def test_patches_between_the_views_of_random_games(game: Game[Any], seeds: range
     assert pairs > 100 and smaller > pairs * 0.9
 
 
+def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alone() -> None:
+    """The server builds a step's views at once (``SharedViews``: one build of the common part)
+    and diffs its audiences' docs with one memo: each audience's patch is the one a diff of its
+    own docs alone gives, and the common parts are worked out once, not once per audience."""
+    game = DORASURE
+    options = game.normalize_options({"heroes": ["ninja", "hunter", "paladin"]})
+    record = play_random(game, 7, options, max_actions=300)
+    audiences: list[str | None] = [*options["heroes"], None]
+    state = game.initial_state(seed_from_int(7), options)
+    last: dict[str | None, dict[str, Any]] = {}
+    hits = steps = 0
+    for n in range(len(record.actions) + 1):
+        if n:
+            state = game.apply(state, *record.actions[n - 1]).state
+        views = game.views(state, audiences)  # type: ignore[attr-defined]
+        memo: patch.Memo = {}
+        for seat in audiences:
+            assert views[seat] == game.view(state, seat)
+            doc = {"v": views[seat], "l": game.legal_actions(state, seat) if seat else [], "t": []}
+            if seat in last:
+                before = set(memo)
+                ops = patch.diff(last[seat], doc, memo)
+                assert ops == patch.diff(last[seat], doc)
+                assert same(patch.apply(ops, last[seat]), doc)
+                if seat != audiences[0]:
+                    # Only the audience's own parts were diffed: the common ones came from the memo.
+                    own = [path for _, _, path in set(memo) - before]
+                    assert all(path == "/v" or path.startswith(("/v/odds", "/l", "/t")) for path in own), own
+                    hits += 1
+            last[seat] = doc
+        steps += 1
+    assert steps > 20 and hits == (steps - 1) * (len(audiences) - 1)
+
+
 # -- the browser's side, under node ----------------------------------------------------------
 def frames_of(game: Game[Any], seed: int, limit: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One seat's welcome and updates as a connection that takes patches gets them."""

@@ -123,6 +123,11 @@ class Dorasure:
     def view(self, state: State, seat: str | None, *, reveal: bool = False) -> dict[str, Any]:
         return view_mod.view(state, seat, reveal)
 
+    def views(
+        self, state: State, viewers: Sequence[str | None], *, reveal: bool = False
+    ) -> dict[str | None, dict[str, Any]]:
+        return view_mod.views(state, viewers, reveal)
+
     def outcome(self, state: State) -> Outcome | None:
         if state.result is None:
             return None

@@ -33,6 +33,7 @@ and dict is new, so a caller may edit what it receives.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import actions
@@ -155,12 +156,32 @@ def _mountain(s: State, m: str, reveal: bool) -> dict[str, Any]:
 
 
 def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
+    return _for_viewer(s, _common(s, reveal), seat, reveal)
+
+
+def views(s: State, viewers: Sequence[str | None], reveal: bool = False) -> dict[str | None, dict[str, Any]]:
+    """Several viewers' views from one build of what they all see: every action is public
+    (``Dorasure.redact_action``), so the views differ only in ``you`` and the seat's ``odds``.
+    The views share the rest: read them, never edit them."""
+    common = _common(s, reveal)
+    return {viewer: _for_viewer(s, common, viewer, reveal) for viewer in viewers}
+
+
+def _for_viewer(s: State, common: dict[str, Any], seat: str | None, reveal: bool) -> dict[str, Any]:
+    v = {**common, "you": seat}
+    if seat is not None and not reveal:
+        # Computed from the view just built, never from the state (issue 14.1, odds.py).
+        v["odds"] = table_odds(v, seat, actions.legal(s, seat))
+    return v
+
+
+def _common(s: State, reveal: bool) -> dict[str, Any]:
+    """What every viewer of ``s`` sees alike (with ``reveal``, a finished game's hidden tiles)."""
     v: dict[str, Any] = {
         "phase": PHASES[s.phase],
         "turn": s.turn,
         "current": s.current,
         "trigger": s.trigger,
-        "you": seat,
         "heroes": [_hero(s, s.heroes[h]) for h in s.order],
         "meter": s.meter,
         "dragon": {"life": life(s), "swords": s.swords},
@@ -190,9 +211,6 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
         "prompts": [_prompt(s, p) for p in s.prompts],
         "outcome": {"result": s.result[0], "reason": s.result[1]} if s.result else None,
     }
-    if seat is not None and not reveal:
-        # Computed from the view just built, never from the state (issue 14.1, odds.py).
-        v["odds"] = table_odds(v, seat, actions.legal(s, seat))
     if reveal:
         v["hidden"] = {
             "reserve": list(s.reserve),
