@@ -10,10 +10,10 @@ replay of the committed log (snapshots are a verified cache), so a restarted
 server rebuilds every table at its last committed seq.
 
 The parts that never change the game's state or seq live beside it, in objects and functions
-the runtime owns and calls: the seat clock with its timer (play/seatclock.py) and what it starts (play/takeover.py),
-the frames each connection is sent (play/frames.py), the past updates (play/backlog.py), the
-chat (play/tablechat.py), the other workers' presence (play/attendance.py) and who holds which
-seat (play/seats.py).
+the runtime owns and calls: the seat clock with its timer (play/seatclock.py) and what it
+starts (play/takeover.py), the frames each connection is sent (play/frames.py), the past
+updates (play/backlog.py), the chat (play/tablechat.py), the other workers' presence
+(play/attendance.py) and who holds which seat (play/seats.py).
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class TableRuntime:
     @property
     def state(self) -> Any:
         """The table's state; at rest it is kept encoded and compressed (``_rest``), and the
-        first read after that decodes it (the encoding is the snapshots' one, exact)."""
+        first read after that decodes it (the game's ``encode_state``, as in snapshots: exact)."""
         if self._resting is not None:
             self._state = self.game.decode_state(orjson.loads(zlib.decompress(self._resting)))
             self._resting = None
@@ -234,7 +234,8 @@ class TableRuntime:
     def _rest(self) -> None:
         """Nobody is connected: let go of what only speeds up the next frames (issue 15 point 4),
         the ring of recent steps (a reconnect reads its missed steps from the stored log, where
-        every committed one already is) and the state's caches (``AtRest``)."""
+        every committed one already is), the state's caches (``AtRest``) and the state's own
+        objects (kept encoded and compressed until it is read again)."""
         self.backlog.ring.clear()
         if self._state is None:
             return
