@@ -257,6 +257,18 @@ class WsClient:
                 await asyncio.wait_for(self.reader, 5)
 
 
+async def ready_seats(seats: dict[str, WsClient], everyone: list[WsClient], timeout: float = 10.0) -> list[str]:
+    """The seats that may act now. When none may, the game may just have ended: its last update
+    and the ``finished`` frame behind it are separate frames, and a client can have read the
+    one and not yet the other, so this waits (up to ``timeout``) for either to show."""
+    deadline = time.monotonic() + timeout
+    while True:
+        ready = sorted(s for s, c in seats.items() if c.legal and c.seat in c.to_act)
+        if ready or any(c.finished for c in everyone) or time.monotonic() > deadline:
+            return ready
+        await asyncio.sleep(0.01)
+
+
 async def play_random(
     seats: dict[str, WsClient],
     watchers: list[WsClient],
@@ -272,7 +284,9 @@ async def play_random(
     for n in range(max_actions):
         if any(c.finished for c in everyone) or (stop_after is not None and len(acked) >= stop_after):
             break
-        ready = sorted(s for s, c in seats.items() if c.legal and c.seat in c.to_act)
+        ready = await ready_seats(seats, everyone)
+        if any(c.finished for c in everyone):
+            break
         if not ready:
             raise AssertionError(f"nobody can act at seq {max(c.seq for c in everyone)}")
         client = seats[rnd.choice(ready)]

@@ -34,7 +34,7 @@ from backend.engine.registry import get_game
 from backend.engine.rng import Rng, seed_from_int
 from backend.play import patch, protocol
 
-from ..server_fixtures import Api, ServerProcess, WsClient
+from ..server_fixtures import Api, ServerProcess, WsClient, ready_seats
 from .helpers import assert_no_leak, check_no_leaks, hidden
 
 DORASURE, DORN = get_game("dorasure"), get_game("dorn")
@@ -367,7 +367,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 async def act_once(
     seats: dict[str, PatchClient], everyone: list[WsClient], rnd: random.Random, n: int
 ) -> int:
-    ready = sorted(s for s, c in seats.items() if c.legal and c.seat in c.to_act)
+    ready = await ready_seats(dict(seats), everyone)
+    if not ready and any(c.finished for c in everyone):
+        return max(c.seq for c in everyone)  # the last action ended the game
     assert ready, f"nobody can act at seq {max(c.seq for c in everyone)}"
     client = seats[rnd.choice(ready)]
     action = rnd.choice([a for a in client.legal if a["type"] not in GIVE_UP] or client.legal)
