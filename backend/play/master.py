@@ -109,7 +109,8 @@ class TableRuntime:
         self._state: Any = state
         self._resting: bytes | None = None  # the state, encoded and compressed, while at rest
         self.seq = seq
-        self.action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
+        self._action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
+        self._resting_ids: bytes | None = None  # those ids, encoded and compressed, at rest
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.clock = SeatClock(game, self.settings, [s.seat for s in self.record.seats], self._fire)
@@ -132,6 +133,19 @@ class TableRuntime:
     @state.setter
     def state(self, value: Any) -> None:
         self._state, self._resting = value, None
+
+    @property
+    def action_ids(self) -> dict[str, tuple[int, str]]:
+        """The ids of the newest actions (action id -> (seq, seat), oldest first), which make a
+        retry idempotent; kept encoded and compressed at rest, as the state is."""
+        if self._resting_ids is not None:
+            self._action_ids = {aid: (seq, seat) for aid, seq, seat in orjson.loads(zlib.decompress(self._resting_ids))}
+            self._resting_ids = None
+        return self._action_ids
+
+    @action_ids.setter
+    def action_ids(self, value: dict[str, tuple[int, str]]) -> None:
+        self._action_ids, self._resting_ids = value, None
 
     # -- who is here --------------------------------------------------------
     @property
@@ -234,19 +248,23 @@ class TableRuntime:
     def _rest(self) -> None:
         """Nobody is connected: let go of what only speeds up the next frames (issue 15 point 4),
         the ring of recent steps (a reconnect reads its missed steps from the stored log, where
-        every committed one already is), the state's caches (``AtRest``) and the state's own
-        objects (kept encoded and compressed until it is read again)."""
+        every committed one already is), the state's caches (``AtRest``), and the state's own
+        objects and the recent action ids (kept encoded and compressed until read again)."""
         self.backlog.ring.clear()
-        if self._state is None:
-            return
-        if isinstance(self.game, AtRest):
-            self.game.at_rest(self._state)
-        # A Dorn state is ≈ 10 KiB of objects, a Dorasure one ≈ 4; encoded and compressed, a
-        # tenth of that. Whatever reads the state next (a connection, the seat clock, another
-        # worker's action) has it back as it was.
-        encoded = orjson.dumps(self.game.encode_state(self._state), option=orjson.OPT_NON_STR_KEYS)
-        self._resting = zlib.compress(encoded)
-        self._state = None
+        if self._state is not None:
+            if isinstance(self.game, AtRest):
+                self.game.at_rest(self._state)
+            # A Dorn state is ≈ 10 KiB of objects, a Dorasure one ≈ 4; encoded and compressed, a
+            # tenth of that. Whatever reads the state next (a connection, the seat clock, another
+            # worker's action) has it back as it was.
+            encoded = orjson.dumps(self.game.encode_state(self._state), option=orjson.OPT_NON_STR_KEYS)
+            self._resting = zlib.compress(encoded)
+            self._state = None
+        if self._action_ids:
+            # In a long game, 256 random ids with their seqs and seats: ≈ 48 KiB of objects, ≈ 6 compressed.
+            ids = [[aid, seq, seat] for aid, (seq, seat) in self._action_ids.items()]
+            self._resting_ids = zlib.compress(orjson.dumps(ids))
+            self._action_ids = {}
 
     def forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""

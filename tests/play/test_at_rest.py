@@ -88,6 +88,7 @@ async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(
         # Nobody there: the ring of recent steps is gone, and the state is kept encoded and
         # compressed, a fraction of its objects' size.
         assert not runtime.backlog.ring and runtime._state is None and runtime._resting is not None
+        assert not runtime._action_ids and runtime._resting_ids is not None  # the retry window too
         assert len(runtime._resting) < len(json.dumps(rules.encode_state(runtime.game.decode_state(
             json.loads(zlib.decompress(runtime._resting)))))) / 2  # fmt: skip
         assert runtime.live  # still a live game, without decoding it to say so
@@ -109,6 +110,13 @@ async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(
         assert welcome["legal"] == last_legal
         for seat in seat_names[1:]:
             await back[seat].connect()
+        # The retry of the last action before the rest is still known: its ack, no second step.
+        (last,) = [m for m in map(json.loads, first.raw) if m["type"] == "update" and m["seq"] == top]
+        last_aid, last_seat = last["action_id"], last["by"]
+        assert runtime._resting_ids is not None  # not read yet: the retry below reads it
+        retry = {"type": "act", "seq": top - 1, "action_id": last_aid, "action": {"type": "x"}}
+        await back[last_seat].send(retry)
+        assert await back[last_seat].expect("ack", "rejected") == {"type": "ack", "action_id": last_aid, "seq": top}
         acked = await play_random(back, [], random.Random(3), stop_after=3, prefix="b")
         assert acked == [top + 1, top + 2, top + 3]
         for client in back.values():
