@@ -21,14 +21,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import zlib
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-import orjson
-
 from backend.config import Settings
-from backend.engine.core import AtRest, Game, IllegalAction, Sides, Transition, check_action_shape
+from backend.engine.core import Game, IllegalAction, Sides, Transition, check_action_shape
 from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, replay_log
 from backend.engine.rulerefs import refusal_rule
 from backend.lobby.schemas import table_out
@@ -50,6 +47,7 @@ from .attendance import Attendance
 from .backlog import Applied, Backlog
 from .hub import CLOSE_BAD_TOKEN, Connection
 from .metrics import Metrics
+from .resting import ActionIds, Kept
 from .seatclock import SeatClock
 from .sidewatch import SideStreams
 from .tablechat import TableChat
@@ -106,11 +104,9 @@ class TableRuntime:
             game, self.record.options, entries=self.backlog.entries, missed_limit=self.settings.missed_from_db_limit,
             read_log=lambda upto: asyncio.to_thread(tables.repo.actions_after, self.id, 0, upto),
         )  # fmt: skip
-        self._state: Any = state
-        self._resting: bytes | None = None  # the state, encoded and compressed, while at rest
+        # The state and the newest action ids, compressed while nobody is here (play/resting.py).
+        self.kept = Kept(game, state, dict(load.action_ids))
         self.seq = seq
-        self._action_ids: dict[str, tuple[int, str]] = dict(load.action_ids)
-        self._resting_ids: bytes | None = None  # those ids, encoded and compressed, at rest
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.clock = SeatClock(game, self.settings, [s.seat for s in self.record.seats], self._fire)
@@ -120,37 +116,28 @@ class TableRuntime:
         self._evict: asyncio.TimerHandle | None = None
         self.clock.refresh(self.state, self.live, actor=None)
 
-    # -- the state ----------------------------------------------------------
+    # -- the state (play/resting.py keeps it) --------------------------------
     @property
     def state(self) -> Any:
-        """The table's state; at rest it is kept encoded and compressed (``_rest``), and the
-        first read after that decodes it (the game's ``encode_state``, as in snapshots: exact)."""
-        if self._resting is not None:
-            self._state = self.game.decode_state(orjson.loads(zlib.decompress(self._resting)))
-            self._resting = None
-        return self._state
+        return self.kept.state
 
     @state.setter
     def state(self, value: Any) -> None:
-        self._state, self._resting = value, None
+        self.kept.state = value
 
     @property
-    def action_ids(self) -> dict[str, tuple[int, str]]:
-        """The ids of the newest actions (action id -> (seq, seat), oldest first), which make a
-        retry idempotent; kept encoded and compressed at rest, as the state is."""
-        if self._resting_ids is not None:
-            self._action_ids = {aid: (seq, seat) for aid, seq, seat in orjson.loads(zlib.decompress(self._resting_ids))}
-            self._resting_ids = None
-        return self._action_ids
+    def action_ids(self) -> ActionIds:
+        """The ids of the newest actions, which make a retry idempotent."""
+        return self.kept.ids
 
     @action_ids.setter
-    def action_ids(self, value: dict[str, tuple[int, str]]) -> None:
-        self._action_ids, self._resting_ids = value, None
+    def action_ids(self, value: ActionIds) -> None:
+        self.kept.ids = value
 
     # -- who is here --------------------------------------------------------
     @property
     def live(self) -> bool:
-        return self.record.status == "live" and (self._state is not None or self._resting is not None)
+        return self.record.status == "live" and self.kept.has_state
 
     def _person_present(self, conn: Connection) -> bool:
         """Whether ``conn`` shows its seat's holder here: a takeover bot is not its person."""
@@ -248,23 +235,10 @@ class TableRuntime:
     def _rest(self) -> None:
         """Nobody is connected: let go of what only speeds up the next frames (issue 15 point 4),
         the ring of recent steps (a reconnect reads its missed steps from the stored log, where
-        every committed one already is), the state's caches (``AtRest``), and the state's own
-        objects and the recent action ids (kept encoded and compressed until read again)."""
+        every committed one already is), and the state and the newest action ids, kept
+        compressed until read again (play/resting.py)."""
         self.backlog.ring.clear()
-        if self._state is not None:
-            if isinstance(self.game, AtRest):
-                self.game.at_rest(self._state)
-            # A Dorn state is ≈ 10 KiB of objects, a Dorasure one ≈ 4; encoded and compressed, a
-            # tenth of that. Whatever reads the state next (a connection, the seat clock, another
-            # worker's action) has it back as it was.
-            encoded = orjson.dumps(self.game.encode_state(self._state), option=orjson.OPT_NON_STR_KEYS)
-            self._resting = zlib.compress(encoded)
-            self._state = None
-        if self._action_ids:
-            # In a long game, 256 random ids with their seqs and seats: ≈ 48 KiB of objects, ≈ 6 compressed.
-            ids = [[aid, seq, seat] for aid, (seq, seat) in self._action_ids.items()]
-            self._resting_ids = zlib.compress(orjson.dumps(ids))
-            self._action_ids = {}
+        self.kept.rest()
 
     def forget(self, conn: Connection) -> None:
         """``conn`` is gone; a seat left with no connection is away from now on."""

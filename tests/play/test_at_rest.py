@@ -87,14 +87,14 @@ async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(
         await wait_for(lambda: not runtime.connections)
         # Nobody there: the ring of recent steps is gone, and the state is kept encoded and
         # compressed, a fraction of its objects' size.
-        assert not runtime.backlog.ring and runtime._state is None and runtime._resting is not None
-        assert not runtime._action_ids and runtime._resting_ids is not None  # the retry window too
-        encoded = json.dumps(rules.encode_state(rules.decode_state(json.loads(zlib.decompress(runtime._resting)))))
-        assert len(runtime._resting) < len(encoded) / 2
+        assert not runtime.backlog.ring and runtime.kept._state is None and runtime.kept._state_z is not None
+        assert not runtime.kept._ids and runtime.kept._ids_z is not None  # the retry window too
+        encoded = json.dumps(rules.encode_state(rules.decode_state(json.loads(zlib.decompress(runtime.kept._state_z)))))
+        assert len(runtime.kept._state_z) < len(encoded) / 2
         assert runtime.live  # still a live game, without decoding it to say so
-        assert runtime._state is None
+        assert runtime.kept._state is None
         # Read again, it is the state it was, without its caches.
-        assert state_hash(rules, runtime.state) == before and runtime._resting is None
+        assert state_hash(rules, runtime.state) == before and runtime.kept._state_z is None
         if game == "dorasure":
             assert not runtime.state._cache
         # A reconnect from the first step on gets every step since, as it was first sent (read
@@ -111,7 +111,7 @@ async def test_a_table_nobody_is_at_lets_go_and_a_reconnect_misses_nothing(
         # The retry of the last action before the rest is still known: its ack, no second step.
         (last,) = [m for m in map(json.loads, first.raw) if m["type"] == "update" and m["seq"] == top]
         last_aid, last_seat = last["action_id"], last["by"]
-        assert runtime._resting_ids is not None  # not read yet: the retry below reads it
+        assert runtime.kept._ids_z is not None  # not read yet: the retry below reads it
         retry = {"type": "act", "seq": top - 1, "action_id": last_aid, "action": {"type": "x"}}
         await back[last_seat].send(retry)
         assert await back[last_seat].expect("ack", "rejected") == {"type": "ack", "action_id": last_aid, "seq": top}
