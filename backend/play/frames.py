@@ -16,7 +16,7 @@ from backend.store.repository import TableRecord
 from . import patch, protocol
 from .audience import Audience
 from .backlog import Applied, events_for
-from .hub import Connection
+from .hub import Connection, Present
 from .seatclock import SeatClock
 from .sidewatch import SideStreams
 
@@ -39,7 +39,7 @@ class Table(Protocol):
     @property
     def clock(self) -> SeatClock: ...
     @property
-    def connections(self) -> set[Connection]: ...
+    def connections(self) -> Present: ...
     @property
     def side_watch(self) -> SideStreams | None: ...
 
@@ -97,16 +97,18 @@ def fan_out(t: Table, applied: Applied) -> None:
     side = t.side_watch
     if side is not None:  # the steps this releases to side spectators, who get no live update
         side.on_step(applied, t.state, finished=t.record.status == "finished")
-    # The seats first: their frames are sent first, so a crowd of spectators (whose frames
-    # go out after) does not stand between the players and the game (issue 15, point 5).
-    conns = list(t.connections)
-    targets = [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]
-    if side is not None:
-        targets = [c for c in targets if c not in side]
-    built = views(t, list(dict.fromkeys(c.seat for c in targets)))
+    # The seats first: their frames are sent before the crowd of spectators is so much as
+    # counted, so that it does not stand between the players and the game (issue 15, point 5).
+    present = t.connections
+    seated = list(present.seated)
+    audiences_of: list[str | None] = list(dict.fromkeys(c.seat for c in seated))
+    if present.watching:
+        audiences_of.append(None)
+    built = views(t, audiences_of)
     memo: patch.Memo = {}  # the audiences' docs share the parts of their views: diffed once
     audiences: dict[str | None, Audience] = {}
-    for conn in targets:
+
+    def send(conn: Connection) -> None:
         seat = conn.seat
         audience = audiences.get(seat)
         if audience is None:
@@ -114,3 +116,9 @@ def fan_out(t: Table, applied: Applied) -> None:
             audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
                                                   built[seat], legal(t, seat), to_act, deadline, memo)  # fmt: skip
         conn.send_text(audience.frame_for(conn))
+
+    for conn in seated:
+        send(conn)
+    crowd = list(present.watching)
+    for conn in crowd if side is None else [c for c in crowd if c not in side]:
+        send(conn)

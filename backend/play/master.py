@@ -45,7 +45,7 @@ from backend.store.writer import CommitWriter
 from . import chat, frames, protocol, seats, static, takeover
 from .attendance import Attendance
 from .backlog import Applied, Backlog
-from .hub import CLOSE_BAD_TOKEN, Connection
+from .hub import CLOSE_BAD_TOKEN, Connection, Present
 from .metrics import Metrics
 from .resting import ActionIds, Kept
 from .seatclock import SeatClock
@@ -108,7 +108,7 @@ class TableRuntime:
         self.kept = Kept(game, state, dict(load.action_ids))
         self.seq = seq
         self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
+        self.connections = Present()
         self.clock = SeatClock(game, self.settings, [s.seat for s in self.record.seats], self._fire)
         self.attendance = Attendance(self.settings.presence_interval_seconds, self._flush_presence)
         self.talk = TableChat(tables.repo, self.id, self.connections, self.seating,
@@ -144,8 +144,8 @@ class TableRuntime:
         return not conn.stand_in or (conn.seat is not None and conn.seat in seats.bot_seats(self.record))
 
     def local_presence(self) -> tuple[int, frozenset[str]]:
-        spectators = sum(1 for c in self.connections if c.seat is None)
-        here = frozenset(c.seat for c in self.connections if c.seat is not None and self._person_present(c))
+        spectators = len(self.connections.watching)
+        here = frozenset(c.seat for c in self.connections.seated if c.seat is not None and self._person_present(c))
         return spectators, here
 
     def presence(self) -> tuple[int, frozenset[str]]:
@@ -249,7 +249,7 @@ class TableRuntime:
         if (
             conn.seat is not None
             and self._person_present(conn)
-            and not any(c.seat == conn.seat and self._person_present(c) for c in self.connections)
+            and not any(c.seat == conn.seat and self._person_present(c) for c in self.connections.seated)
         ):
             self.clock.left_at[conn.seat] = time.time()
 
@@ -466,7 +466,7 @@ class TableRuntime:
         if outcome is not None:
             self.broadcast(self.finished_message())
             # The spectators' channel opens to the seats now that the game is over.
-            self.tables.spawn(self.talk.send_history([c for c in self.connections if c.seat is not None]))
+            self.tables.spawn(self.talk.send_history(list(self.connections.seated)))
 
     async def catch_up(self) -> None:
         """Read what other workers committed that this replica has not heard of."""

@@ -18,7 +18,7 @@ from typing import Any
 from backend.store.repository import ChatRecord, Repository
 
 from . import chat, protocol
-from .hub import Connection
+from .hub import Connection, Present
 
 log = logging.getLogger("dragontable.play")
 
@@ -40,7 +40,7 @@ class TableChat:
         self,
         repo: Repository,
         table_id: str,
-        connections: set[Connection],
+        connections: Present,
         seating: Callable[[], chat.Seating],
         publish: Callable[[dict[str, Any]], None],
     ) -> None:
