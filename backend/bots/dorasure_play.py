@@ -127,6 +127,18 @@ def settled(state: Any, origin: Any) -> bool:
     return bool(state.phase == BATTLE or state.turn >= origin.turn + TURNS)
 
 
+JOINED = ("act", "spend")  # the decisions searched with the one before them (``joined``)
+
+
+def joined(state: Any, seat: Seat) -> bool:
+    """In the Adventure phase a move and the action where it ends are one decision for the
+    search, and so are an action and what is spent on its roll: no dice fall between them (the
+    movement dice are thrown before the move, a roll's after the spending), and a place is worth
+    what can be done there, an Adventure or a Quest what can be put into it."""
+    prompt = state.prompt_for(seat)
+    return prompt is not None and prompt["kind"] in JOINED and state.phase != BATTLE
+
+
 PLAYBOOK = Playbook(
     steady=steady,
     side=lambda seat: HEROES,
@@ -136,4 +148,5 @@ PLAYBOOK = Playbook(
     gives_up=never_gives_up,
     options=options,
     paired=True,
+    joined=joined,
 )

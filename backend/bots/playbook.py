@@ -16,6 +16,10 @@
 * ``paired``: how the strong level searches (backend/bots/search.py): ``False`` (the default) a
   tree shared by all determinisations; ``True`` every root action played out from the same
   determinisation and dice, compared in pairs (Dorasure, whose dice drown the differences).
+* ``joined(state, seat)``: for the paired search, whether the seat's decision in ``state`` (just
+  after one of its root actions) is searched together with that action, as pairs (Dorasure: the
+  action taken where a move ends, the resources spent on an action's roll); None (the default)
+  never.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class Playbook:
     concessions: frozenset[str] = frozenset()
     options: Callable[[Any, Seat, list[Action]], list[Action]] = lambda state, seat, legal: legal
     paired: bool = False
+    joined: Callable[[Any, Seat], bool] | None = None
 
 
 def never_gives_up(state: Any, seat: Seat, legal: list[Action]) -> Action | None:

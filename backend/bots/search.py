@@ -24,6 +24,8 @@ stops is backed up.
 A game whose dice drown the differences between actions (Dorasure: ``Playbook.paired``) gets a
 flat search instead (``_paired``): each sampled state plays out every root candidate still in
 the race with the same dice, and candidates are compared by their per-sample differences.
+Where the playbook joins the seat's next decision to a candidate (``Playbook.joined``), the
+race is over the pairs: a Dorasure move with each action open where it ends.
 """
 
 from __future__ import annotations
@@ -168,13 +170,13 @@ class StrongBot:
         ``DROP`` standard errors of those differences leaves the race.  Candidates that score
         exactly alike on every sample so far play alike under the rollout policy: only one of
         them (the steady pick if it is one) stays."""
-        scores: dict[int, list[float]] = {i: [] for i in range(len(candidates))}
-        steady = next(i for i, a in enumerate(candidates) if a == anchor)
+        plans, steady = self._plans(first, seat, candidates, anchor, rng)
+        scores: dict[int, list[float]] = {i: [] for i in range(len(plans))}
         state, started, rollouts = first, clock(), 0
         while True:
             seed = b"".join(rng.next_u64().to_bytes(8, "little") for _ in range(4))
             for i in scores:
-                scores[i].append(self._play_out(state, seat, candidates[i], Rng(seed)))
+                scores[i].append(self._play_out(state, seat, plans[i], Rng(seed)))
             rollouts += len(scores)
             self.last_iterations, self.last_samples = rollouts, self.last_samples + 1
             _drop_trailing(scores, steady)
@@ -187,15 +189,46 @@ class StrongBot:
             if now + (now - started) / rollouts * len(scores) >= deadline:
                 break
             state = belief.sample(rng)
-        return candidates[_paired_answer(scores, steady)]
+        return plans[_paired_answer(scores, steady)][0]
 
-    def _play_out(self, state: Any, seat: Seat, action: Action, rng: Rng) -> float:
-        """The score, for ``seat``'s side, of ``action`` followed by the steady rollout."""
+    def _plans(
+        self, first: Any, seat: Seat, candidates: list[Action], anchor: Action, rng: Rng
+    ) -> tuple[list[tuple[Action, ...]], int]:
+        """What the paired race compares: each candidate alone, or, where the playbook joins the
+        seat's next decision to it (``Playbook.joined``: a Dorasure move and the action taken
+        where it ends, with no dice between them), each candidate with each of that decision's
+        answers, so that a move is judged by the best thing to do where it leads rather than by
+        the steady pick there; and the index of the steady plan (the steady pick twice).  The
+        next decision is searched again when it comes, with that one's own follow-up."""
+        game, book = self.game, self.book
+        plans: list[tuple[Action, ...]] = []
+        steady = 0
+        for action in candidates:
+            after = game.apply(first, seat, action).state if book.joined is not None else None
+            if after is None or book.joined is None or not book.joined(after, seat):
+                if action == anchor:
+                    steady = len(plans)
+                plans.append((action,))
+                continue
+            follow = self._playable(after, seat, game.legal_actions(after, seat))
+            if action == anchor:
+                pick = book.steady(after, seat, follow, rng)
+                steady = len(plans) + (follow.index(pick) if pick in follow else 0)
+            plans += [(action, answer) for answer in follow]
+        return plans, steady
+
+    def _play_out(self, state: Any, seat: Seat, plan: tuple[Action, ...], rng: Rng) -> float:
+        """The score, for ``seat``'s side, of ``plan`` followed by the steady rollout."""
         game, book = self.game, self.book
         try:
-            after = game.apply(state, seat, action).state
+            after = game.apply(state, seat, plan[0]).state
         except IllegalAction:
             return 0.0  # never for a listed action (the determiniser's contract): scored as a loss
+        for action in plan[1:]:
+            try:
+                after = game.apply(after, seat, action).state
+            except IllegalAction:
+                break  # not open in this sample: the rollout answers for it
         return book.score(self._rollout(after, rng, origin=state), book.side(seat))
 
     # -- one iteration ------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from backend.bots import LEVELS, Budget, NotAView, make_bot, play_bots, search
+from backend.bots import LEVELS, Budget, NotAView, dorasure_play, make_bot, play_bots, search
 from backend.bots.belief import Belief
 from backend.bots.interface import Bot
 from backend.engine.core import Action
@@ -260,6 +260,44 @@ def test_paired_candidates_share_the_dice():
         Rng(seed_from_int(3))
     )
     seed = seed_from_int(4)
-    first = [strong._play_out(sample, seat, a, Rng(seed)) for a in legal]
-    again = [strong._play_out(sample, seat, a, Rng(seed)) for a in legal]
+    first = [strong._play_out(sample, seat, (a,), Rng(seed)) for a in legal]
+    again = [strong._play_out(sample, seat, (a,), Rng(seed)) for a in legal]
     assert len(legal) > 1 and first == again
+
+
+def test_a_move_is_searched_with_the_action_where_it_ends():
+    """Dorasure's paired search compares (move, action there) pairs (``Playbook.joined``): every
+    listed move is a first step of some plan, each move that ends in the action prompt comes
+    with each action open there, and the steady plan is the steady move and the steady action."""
+    for steps in range(40):
+        state, told = mid_game(DORASURE, 8, FOUR, steps)
+        seat = sorted(DORASURE.to_act(state))[0]
+        prompt = state.prompt_for(seat)
+        if prompt is not None and prompt["kind"] == "move" and state.phase != dorasure_play.BATTLE:
+            break
+    else:
+        pytest.fail("no move prompt in the first 40 steps")
+    strong = make_bot("strong", DORASURE)
+    assert isinstance(strong, search.StrongBot)
+    book = dorasure_play.PLAYBOOK
+    candidates = strong._playable(state, seat, DORASURE.legal_actions(state, seat))
+    rng = Rng(seed_from_int(5))
+    anchor = book.steady(state, seat, candidates, rng)
+    plans, steady = strong._plans(state, seat, candidates, anchor, rng)
+    firsts = [p[0] for i, p in enumerate(plans) if i == 0 or plans[i - 1][0] != p[0]]
+    assert firsts == candidates  # each move once, in the listed order
+    paired = 0
+    for move in candidates:
+        after = DORASURE.apply(state, seat, move).state
+        ours = [p for p in plans if p[0] == move]
+        if book.joined is not None and book.joined(after, seat):
+            assert [p[1] for p in ours] == strong._playable(after, seat, DORASURE.legal_actions(after, seat))
+            paired += 1
+        else:
+            assert ours == [(move,)]
+    assert paired > 0
+    assert plans[steady][0] == anchor
+    if len(plans[steady]) == 2:
+        after = DORASURE.apply(state, seat, anchor).state
+        follow = strong._playable(after, seat, DORASURE.legal_actions(after, seat))
+        assert plans[steady][1] == book.steady(after, seat, follow, Rng(seed_from_int(6)))
