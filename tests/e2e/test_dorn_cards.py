@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server_fixtures import Api
 
@@ -221,8 +222,18 @@ def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
         users = [b for b in buttons(heroes, "#prompt-dialog[open]") if b["kind"] == "use"]
         assert users, buttons(heroes, "#prompt-dialog[open]")
         user = next((b for b in users if "Choros" not in b["label"]), users[0])
-        click_button(heroes, lambda b: b["label"] == user["label"], "#prompt-dialog[open]")
-        heroes.wait_for_function("() => String(window.__dt.table.selection).startsWith('use:')")
+        # A frame that comes between finding the button and the click redraws the dialog, and
+        # the click can land on the old one (seen on a loaded machine): then click it again.
+        for attempt in range(3):
+            click_button(heroes, lambda b: b["label"] == user["label"], "#prompt-dialog[open]")
+            try:
+                heroes.wait_for_function(
+                    "() => String(window.__dt.table.selection).startsWith('use:')", timeout=5000
+                )
+                break
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
         lit = lit_cells(heroes)
         if lit:
             click_cell(heroes, lit[0])
