@@ -29,6 +29,7 @@ from .helpers import (
     finish,
     lit_cells,
     new_player,
+    selection,
     sync_pages,
     wait_live,
     wait_seq_above,
@@ -234,19 +235,27 @@ def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
             except PlaywrightTimeout:
                 if attempt == 2:
                     raise
-        lit = lit_cells(heroes)
-        if lit:
-            click_cell(heroes, lit[0])
-        else:
-            aimed = heroes.evaluate("() => [...window.__dt.renderer.targeted.keys()]")
-            click_figure(heroes, aimed[0])
         # Several plays end there (another hero and a cell: Rescue), or the click met one of the
-        # seat's own heroes: the dialog asks which.
-        heroes.wait_for_function(
-            f"() => window.__dt.table.data.get({json.dumps(seat)}).seq > {state['seq']}"
-            " || document.querySelector('#prompt-dialog[open] button.dialog-cancel')"
-            " || document.querySelector('#prompt-dialog[open] button.action[data-kind=\"play_blessing\"]')"
-        )
+        # seat's own heroes: the dialog asks which. One click in three met nothing on a loaded
+        # machine (Rescue, its first lit cell; not yet explained): then another target is tried.
+        for attempt in range(3):
+            lit = lit_cells(heroes)
+            if lit:
+                click_cell(heroes, lit[attempt % len(lit)])
+            else:
+                aimed = heroes.evaluate("() => [...window.__dt.renderer.targeted.keys()]")
+                click_figure(heroes, aimed[attempt % len(aimed)])
+            try:
+                heroes.wait_for_function(
+                    f"() => window.__dt.table.data.get({json.dumps(seat)}).seq > {state['seq']}"
+                    " || document.querySelector('#prompt-dialog[open] button.dialog-cancel')"
+                    " || document.querySelector('#prompt-dialog[open] button.action[data-kind=\"play_blessing\"]')",
+                    timeout=5000,
+                )
+                break
+            except PlaywrightTimeout:
+                if attempt == 2 or not str(selection(heroes)).startswith("use:"):
+                    raise
         if seat_data(heroes, seat)["seq"] == state["seq"]:
             click_button(heroes, lambda b: b["kind"] == "play_blessing", "#prompt-dialog[open]")
     wait_seq_above(heroes, state["seq"])
