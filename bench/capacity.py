@@ -180,7 +180,7 @@ async def play(clients: dict[str, Client], actions: int, rnd: random.Random) -> 
         seq = actor.seq + 1
         arrivals = [c.arrival(seq) for c in everyone]
         # Never a concession (Dorn lists surrender at any time): the table stays a game in play.
-        playing = [a for a in actor.legal if a["type"] not in CONCESSIONS] or actor.legal
+        playing = [a for a in actor.legal if a["type"] not in dorn_play.CONCESSIONS] or actor.legal
         await actor.ws.send(
             json.dumps({"type": "act", "seq": actor.seq, "action_id": f"c{n}", "action": rnd.choice(playing)})
         )
@@ -225,7 +225,6 @@ async def phase_idle(server: ServerProcess, connections: int) -> dict[str, Any]:
 
 
 # The tables of the "tables" phase: each game's options and how many random actions each plays.
-CONCESSIONS = dorn_play.CONCESSIONS
 PLAYS: dict[str, tuple[dict[str, Any], int]] = {
     "dorasure": ({"heroes": ["ninja", "hunter", "paladin", "shaman"]}, 30),
     "dorn": ({}, 60),
@@ -338,9 +337,7 @@ def watchers_main(n: int, pipe: Any) -> None:
 
 
 async def _recv(pipe: Any) -> Any:
-    while not pipe.poll():
-        await asyncio.sleep(0.001)
-    return pipe.recv()
+    return await asyncio.to_thread(pipe.recv)  # the sockets are read meanwhile
 
 
 async def _watch(n: int, pipe: Any) -> None:

@@ -200,12 +200,12 @@ class StrongBot:
         answers, so that a move is judged by the best thing to do where it leads rather than by
         the steady pick there; and the index of the steady plan (the steady pick twice).  The
         next decision is searched again when it comes, with that one's own follow-up."""
-        game, book = self.game, self.book
+        game, book, joined = self.game, self.book, self.book.joined
         plans: list[tuple[Action, ...]] = []
         steady = 0
         for action in candidates:
-            after = game.apply(first, seat, action).state if book.joined is not None else None
-            if after is None or book.joined is None or not book.joined(after, seat):
+            after = game.apply(first, seat, action).state if joined is not None else None
+            if joined is None or not joined(after, seat):
                 if action == anchor:
                     steady = len(plans)
                 plans.append((action,))
