@@ -77,7 +77,21 @@ export class MoveControls {
 
   openDialog(prompt, d) {
     const key = JSON.stringify([prompt.title, prompt.items.map((i) => i.action)]);
-    if (this.dialog.open && this.dialog.dataset.key === key) return;
+    if (this.dialog.open && this.dialog.dataset.key === key) {
+      // The same question is kept (its buttons and focus stay put), but their state follows: a
+      // dialog opened while an action was on its way (another held seat's update) must not keep
+      // its buttons disabled, and a picked choice ("use:") shows pressed.
+      const shown = this.dialog.querySelectorAll(".dialog-actions > button.action");
+      prompt.items.forEach((item, i) => {
+        const b = shown[i];
+        if (!b) return;
+        b.disabled = this.busy;
+        if (item.select === undefined) return;
+        b.setAttribute("aria-pressed", String(Boolean(item.selected)));
+        b.classList.toggle("selected", Boolean(item.selected));
+      });
+      return;
+    }
     clear(this.dialog);
     this.dialog.dataset.key = key;
     this.dialog.classList.toggle("dock-side", prompt.dock === "side");

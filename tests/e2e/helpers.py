@@ -45,6 +45,24 @@ def _record_errors(page: Any) -> Any:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.js_errors = errors  # every test asserts it stayed empty
+    return _poll_on_a_timer(page)
+
+
+def _poll_on_a_timer(page: Any) -> Any:
+    """Make the page's wait_for_function poll every 100 ms instead of on animation frames.
+
+    Playwright polls on requestAnimationFrame by default, and headless Chromium may hold a
+    page's frames back (none is drawn without a compositor frame to make, and a loaded machine
+    makes few): a wait could then miss, for its whole timeout, a change the page had made at
+    once. A timer ticks regardless."""
+    wait = page.wait_for_function
+
+    def wait_for_function(
+        expression: str, *, arg: Any = None, timeout: float | None = None, polling: Any = 100
+    ) -> Any:
+        return wait(expression, arg=arg, timeout=timeout, polling=polling)
+
+    page.wait_for_function = wait_for_function
     return page
 
 

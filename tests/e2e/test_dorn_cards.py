@@ -202,9 +202,42 @@ def play_ritual_by_clicks(keeper: Any) -> None:
     assert "The Keeper plays the Ritual The Earth Awakens" in log_text(keeper)
 
 
+TRACE_SELECTION = """() => {
+    // Who sets the table's selection, and what each click met: said when a click seems lost.
+    const t = window.__dt.table;
+    if (window.__selectionTrace) return;
+    const trace = (window.__selectionTrace = []);
+    let value = t.selection;
+    Object.defineProperty(t, "selection", {
+        configurable: true,
+        get: () => value,
+        set: (v) => {
+            const at = (new Error().stack || "").split("\\n").slice(2, 4).map((l) => l.trim()).join(" < ");
+            trace.push(`${Math.round(performance.now())} ${t.activeSeat} ${value} -> ${v} at ${at}`);
+            value = v;
+        },
+    });
+    document.addEventListener("click", (e) => {
+        const el = e.target instanceof Element ? e.target.outerHTML.slice(0, 160) : String(e.target);
+        trace.push(`${Math.round(performance.now())} click ${el}`);
+    }, true);
+}"""
+
+
+def selection_trace(page: Any) -> str:
+    """The page's record of selections and clicks, with its dialog and seats, for a failure's message."""
+    return page.evaluate(
+        "() => JSON.stringify({trace: window.__selectionTrace || [], seat: window.__dt.table.activeSeat,"
+        " selection: String(window.__dt.table.selection),"
+        " dialog: document.querySelector('#prompt-dialog')?.outerHTML.slice(0, 1500),"
+        " seqs: [...window.__dt.table.data.entries()].map(([k, d]) => [k, d.seq])}, null, 1)"
+    )
+
+
 def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
     """The seat plays its Blessing from its dialog (on a hero other than Choros where it can);
     a Blessing with many choices is aimed on the board. Returns the card."""
+    heroes.evaluate(TRACE_SELECTION)
     show_seat(heroes, seat)
     heroes.wait_for_selector("#prompt-dialog[open]")
     state = seat_data(heroes, seat)
@@ -223,21 +256,28 @@ def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
         users = [b for b in buttons(heroes, "#prompt-dialog[open]") if b["kind"] == "use"]
         assert users, buttons(heroes, "#prompt-dialog[open]")
         user = next((b for b in users if "Choros" not in b["label"]), users[0])
-        # A frame that comes between finding the button and the click redraws the dialog, and
-        # the click can land on the old one (seen on a loaded machine): then click it again.
+        # Clicked again only if the page shows no pick after a wait (a second click unpicks:
+        # CI once failed after three clicks, each of which may have landed while the wait,
+        # polling on animation frames then, saw none). A failure prints the page's trace.
         for attempt in range(3):
-            click_button(heroes, lambda b: b["label"] == user["label"], "#prompt-dialog[open]")
+            if not str(selection(heroes)).startswith("use:"):  # a second click would unpick it
+                click_button(heroes, lambda b: b["label"] == user["label"], "#prompt-dialog[open]")
             try:
                 heroes.wait_for_function(
                     "() => String(window.__dt.table.selection).startsWith('use:')", timeout=5000
                 )
                 break
-            except PlaywrightTimeout:
+            except PlaywrightTimeout as exc:
                 if attempt == 2:
-                    raise
+                    raise AssertionError(
+                        f"the hero button never picked the Blessing: {selection_trace(heroes)}"
+                    ) from exc
+        # The dialog stays put, with the picked hero's button shown pressed.
+        pressed = heroes.locator('#prompt-dialog[open] button.action[aria-pressed="true"]')
+        assert pressed.count() == 1 and pressed.inner_text() == user["label"], selection_trace(heroes)
         # Several plays end there (another hero and a cell: Rescue), or the click met one of the
-        # seat's own heroes: the dialog asks which. One click in three met nothing on a loaded
-        # machine (Rescue, its first lit cell; not yet explained): then another target is tried.
+        # seat's own heroes: the dialog asks which. A click that shows nothing after a wait is
+        # followed by one on another target.
         for attempt in range(3):
             lit = lit_cells(heroes)
             if lit:
@@ -253,9 +293,11 @@ def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
                     timeout=5000,
                 )
                 break
-            except PlaywrightTimeout:
+            except PlaywrightTimeout as exc:
                 if attempt == 2 or not str(selection(heroes)).startswith("use:"):
-                    raise
+                    raise AssertionError(
+                        f"the board click never played the Blessing: {selection_trace(heroes)}"
+                    ) from exc
         if seat_data(heroes, seat)["seq"] == state["seq"]:
             click_button(heroes, lambda b: b["kind"] == "play_blessing", "#prompt-dialog[open]")
     wait_seq_above(heroes, state["seq"])
