@@ -35,6 +35,8 @@ is not what these figures are about) and measures, from this process over loopba
   counted at the clients: per action and connection (1.0 means one frame each, O(n) per action),
   and the frames the arrivals of the spectators caused at the connections already there, per
   arrival (presence is coalesced: far fewer than the n connections there means O(n) per arrival).
+  The server's own fan-out time per action (commit to every frame handed to its socket) is read
+  from its /metrics before and after each half.
 
 Figures go into the "Capacity" section of bench/README.md with the load average before and after.
 """
@@ -161,6 +163,15 @@ async def healthz_times(base: str, n: int = 50) -> list[float]:
             times.append((time.perf_counter() - t0) * 1000)
             await asyncio.sleep(0.01)
     return times
+
+
+async def fanout_totals(base: str) -> tuple[float, float]:
+    """The server's own account of its fan-out (commit to every connection's frame handed to
+    its socket): seconds in all and actions, from /metrics."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        text = (await http.get("/metrics")).text
+    found = dict(re.findall(r"^dragontable_commit_fanout_seconds_(sum|count) ([0-9.e+-]+)$", text, re.M))
+    return float(found.get("sum", 0)), float(found.get("count", 0))
 
 
 async def play(clients: dict[str, Client], actions: int, rnd: random.Random) -> int:
@@ -424,6 +435,7 @@ async def phase_audience(
         return n, frames, len(seats) + (spectators if watched else 0), arrival_frames
 
     async def run(watched: bool) -> dict[str, Any]:
+        spent, counted = await fanout_totals(server.base_url)
         latencies: list[float] = []
         per_connection = 0.0  # frames per action and connection, summed over the tables
         arrivals = tables = 0
@@ -432,12 +444,14 @@ async def phase_audience(
             per_connection += frames / max(1, connections)
             arrivals += arrival_frames
             tables += 1
+        spent_after, counted_after = await fanout_totals(server.base_url)
         return {
             "spectators": spectators if watched else 0,
             "actions": len(latencies),
             "tables": tables,
             "players_p50_ms": round(quantile(latencies, 0.5), 2),
             "players_p99_ms": round(quantile(latencies, 0.99), 2),
+            "server_fanout_ms_per_action": round(1000 * (spent_after - spent) / max(1, counted_after - counted), 2),
             "frames_per_action_per_connection": round(per_connection / len(latencies), 3),
             "arrival_frames_per_arrival": round(arrivals / (tables * spectators), 3) if watched else None,
         }
@@ -523,6 +537,8 @@ def write_readme(r: dict[str, Any]) -> None:
                      f"({w['actions']} actions, {w['tables']} tables) | "
                      f"{w['players_p50_ms']} / {w['players_p99_ms']} ms | {al['players_p50_ms']} / {al['players_p99_ms']} ms alone "
                      f"(ratio {a['p99_ratio']}) | p99 within 20 % |")  # fmt: skip
+        lines.append(f"| server's fan-out per action (commit to every frame handed to its socket), {w['spectators']} spectators | "
+                     f"{w['server_fanout_ms_per_action']} ms | {al['server_fanout_ms_per_action']} ms alone | – |")  # fmt: skip
         lines.append(f"| frames per action and connection, {w['spectators']} spectators | {w['frames_per_action_per_connection']} | "
                      f"{al['frames_per_action_per_connection']} alone | O(n): ≈ 1 |")  # fmt: skip
         lines.append(

@@ -1,13 +1,14 @@
 """Connections: one per WebSocket, each with its own send queue.
 
 The master never awaits a socket.  A frame for a socket with nothing pending is
-handed to it at once: the ASGI send is stepped by hand and, as it almost always
-does, writes to the transport and returns without suspending (no task, no trip
-round the event loop: issue 15 point 2).  A send that suspends (the transport's
-buffer is full and the protocol waits for it to drain) goes on in a writer task,
-and the frames that come meanwhile queue behind it.  A client too slow to keep up
-(queue full) is closed with 1013 and reconnects with its last seq, instead of
-slowing the table down for everyone.
+handed to it at once: written to the transport as the frame made once for every
+socket that gets the same text (play/wsserver.py), or else through the ASGI send,
+stepped by hand, which almost always writes to the transport and returns without
+suspending (no task, no trip round the event loop: issue 15 point 2).  A send
+that suspends (the transport's buffer is full and the protocol waits for it to
+drain) goes on in a writer task, and the frames that come meanwhile queue behind
+it.  A client too slow to keep up (queue full) is closed with 1013 and reconnects
+with its last seq, instead of slowing the table down for everyone.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketState
 
 from .protocol import dumps
+from .wsserver import SCOPE_KEY, LeanWebSocketProtocol
 
 log = logging.getLogger("dragontable.play")
 
@@ -34,11 +36,14 @@ CLOSE_HANDED_BACK = 4409  # a takeover bot's connection: its person is back (pla
 
 
 class Connection:
-    __slots__ = ("ws", "seat", "token_hash", "name", "_pending", "_limit", "_writer", "closed",
+    __slots__ = ("ws", "_socket", "seat", "token_hash", "name", "_pending", "_limit", "_writer", "closed",
                  "close_code", "stand_in", "patches", "sent")  # fmt: skip
 
     def __init__(self, ws: WebSocket, queue_limit: int) -> None:
         self.ws = ws
+        # uvicorn's protocol, which writes a frame made once for many sockets (play/wsserver.py);
+        # None under another WebSocket implementation.
+        self._socket: LeanWebSocketProtocol | None = ws.scope.get(SCOPE_KEY)
         self.seat: str | None = None
         self.token_hash: str | None = None
         self.name = "spectator"
@@ -81,7 +86,11 @@ class Connection:
             self._writer = asyncio.create_task(self._write())
 
     def _send_now(self, text: str) -> None:
-        """Step the socket's send by hand; only a send that has to wait gets a task."""
+        """Write the frame made for all who get this text, or step the socket's send by hand;
+        only a send that has to wait gets a task."""
+        socket = self._socket
+        if socket is not None and socket.write_text(text):
+            return
         sending = self.ws.send_text(text)
         try:
             awaited = sending.send(None)

@@ -9,6 +9,12 @@ table socket cost (tracemalloc, issue 15 point 4; bench/README.md "Capacity").
 an inbox and a gate with just the methods it calls. ``ws_protocol`` maps the ``ws_impl``
 setting to the class uvicorn is given. The class leans on uvicorn's attribute names (pinned in
 pyproject.toml); tests/play/test_idle_socket.py fails if they change.
+
+It also writes one text frame to many sockets (``write_text``): a server's frames are not
+masked, so without an extension that rewrites them (compression is off by default) the bytes
+for a text are the same on every socket, and are made once for all who get it (a step's 2000
+spectators, issue 15 point 5) instead of through the ASGI send, Starlette's and uvicorn's, and
+the frame's encoding for each of them. The app finds the protocol in the scope (``SCOPE_KEY``).
 """
 
 from __future__ import annotations
@@ -17,8 +23,29 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 LEAN = "backend.play.wsserver:LeanWebSocketProtocol"
+SCOPE_KEY = "dragontable.socket"  # the scope's LeanWebSocketProtocol, while it is connected
+
+
+class _LastFrame:
+    """The frame of the text last written: a step sends one text to a run of sockets."""
+
+    __slots__ = ("text", "frame")
+
+    def __init__(self) -> None:
+        self.text: str | None = None  # held, so that no other text can have its identity
+        self.frame = b""
+
+    def of(self, text: str) -> bytes:
+        if text is not self.text:
+            self.text, self.frame = text, Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+        return self.frame
+
+
+_last = _LastFrame()
 
 
 class _Waiters:
@@ -109,6 +136,35 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             # never gets here: it answers and closes instead.)
             self.request = None  # type: ignore[assignment]
             self.response = None  # type: ignore[assignment]
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        if not self.close_sent:  # the upgrade is going on: the app is called with this scope
+            self.scope[SCOPE_KEY] = self  # type: ignore[literal-required]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope.pop(SCOPE_KEY, None)  # the scope outlives the socket in the app's task
+
+    def write_text(self, text: str) -> bool:
+        """Write ``text`` as a frame made once for every socket it goes to, when this socket
+        may take it as it is: open, accepted, its close not sent, not paused (the writer's send
+        waits for the buffer then), and no extension. Else False: send it the ASGI way."""
+        if (
+            self.disconnected
+            or self.close_sent
+            or not self.handshake_complete
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.conn.state is not State.OPEN
+            or self.conn.extensions
+            or self.transport.is_closing()
+        ):
+            return False
+        self.transport.write(_last.of(text))
+        return True
 
 
 def ws_protocol(ws_impl: str) -> str:

@@ -33,10 +33,18 @@ async def serving(tmp_path: Path) -> AsyncIterator[tuple[FastAPI, uvicorn.Server
     """The app, its uvicorn server (as ``serve`` configures the socket protocol) and its port."""
     url = f"sqlite:///{tmp_path / 'inprocess.db'}"
     upgrade(url)
-    app = create_app(Settings(database_url=url))
+    settings = Settings(database_url=url)
+    app = create_app(settings)
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws_protocol("auto"), log_level="warning")
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            ws=ws_protocol(settings.ws_impl),
+            ws_per_message_deflate=settings.ws_compression,
+            log_level="warning",
+        )
     )
     task = asyncio.create_task(server.serve())
     try:

@@ -20,11 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 from starlette.websockets import WebSocketState
 from uvicorn.importer import import_from_string
 
 from backend.play.hub import Connection
-from backend.play.wsserver import LEAN, Gate, Inbox, LeanWebSocketProtocol, ws_protocol
+from backend.play.wsserver import LEAN, SCOPE_KEY, Gate, Inbox, LeanWebSocketProtocol, _LastFrame, ws_protocol
 
 from .inprocess import dorasure_table, serving, wait_for
 
@@ -82,10 +86,67 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
                 assert frame["type"] == "presence", frame
 
 
+def test_a_frame_made_once_reads_back_as_its_text_whatever_its_length() -> None:
+    last = _LastFrame()
+    for n in (5, 125, 126, 300, 65_535, 65_536, 70_000):  # each length encoding, both sides of it
+        text = "é" * (n // 2) + "x" * (n % 2)
+        frame = last.of(text)
+        assert last.of(text) is frame  # the same text again: the same bytes, not made again
+        client = ClientProtocol(parse_uri("ws://127.0.0.1/"), state=State.OPEN, max_size=None)
+        client.receive_data(frame)
+        (got,) = client.events_received()
+        assert got.opcode is Opcode.TEXT and got.fin and got.data.decode() == text
+    other = "é" * 2  # an equal text that is another object is framed again, alike
+    assert last.of(other) == last.of("é" + "é")
+
+
+async def test_a_text_goes_as_one_frame_made_for_all_and_the_asgi_way_when_paused(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (app, server, port):
+        table_id, _ = await dorasure_table(port, ["ninja", "hunter"])
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
+            await ws.send(json.dumps({"type": "hello", "seat_token": None}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "chat_history":
+                pass
+            runtime = await app.state.tables.get(table_id)
+            (conn,) = runtime.connections
+            await wait_for(lambda: conn.writing is None)
+            (protocol,) = server.server_state.connections
+            assert conn._socket is protocol and protocol.scope[SCOPE_KEY] is protocol
+            written: list[bool] = []
+            write = protocol.write_text
+
+            def spy(text: str) -> bool:
+                written.append(write(text))
+                return written[-1]
+
+            protocol.write_text = spy  # type: ignore[method-assign]
+            conn.send_text("a")
+            assert await asyncio.wait_for(ws.recv(), 10) == "a" and written == [True]
+            # Paused (the transport's buffer is full): the ASGI send waits in the writer, and
+            # what comes meanwhile queues behind it, in order.
+            protocol.writable.clear()
+            conn.send_text("b")
+            conn.send_text("c")
+            assert written == [True, False] and conn.writing is not None
+            protocol.writable.set()
+            assert [await asyncio.wait_for(ws.recv(), 10) for _ in range(2)] == ["b", "c"]
+            await wait_for(lambda: conn.writing is None)
+            conn.send_text("d")
+            assert await asyncio.wait_for(ws.recv(), 10) == "d" and written == [True, False, True]
+            # A socket with an extension (compression, when the server turns it on) makes its own.
+            protocol.conn.extensions = [object()]  # type: ignore[list-item]
+            assert not write("e")
+            protocol.conn.extensions = []
+        # Gone: the scope no longer holds the protocol, which writes nothing more.
+        await wait_for(lambda: protocol.disconnected)
+        assert SCOPE_KEY not in protocol.scope and not write("e")
+
+
 class _Socket:
     """What Connection needs of a Starlette WebSocket: sends that may stall."""
 
     def __init__(self) -> None:
+        self.scope: dict[str, Any] = {}  # no uvicorn protocol: every frame goes through send_text
         self.sent: list[str] = []
         self.closed_with: int | None = None
         self.application_state = WebSocketState.CONNECTED

@@ -18,6 +18,8 @@ from .inprocess import seated_clients, serving, wait_for
 class Fake:
     """Just enough of a socket for a Connection that is never sent to."""
 
+    scope: dict[str, object] = {}
+
 
 def conn(seat: str | None) -> Connection:
     c = Connection(Fake(), queue_limit=4)  # type: ignore[arg-type]
