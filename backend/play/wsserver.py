@@ -149,7 +149,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             scope.pop(SCOPE_KEY, None)  # the scope outlives the socket in the app's task
 
     def write_text(self, text: str) -> bool:
-        """Write ``text`` as a frame made once for every socket it goes to, when this socket
+        """Write ``text`` as the frame made once for the run of sockets it goes to, when this socket
         may take it as it is: open, accepted, its close not sent, not paused (the writer's send
         waits for the buffer then), and no extension. Else False: send it the ASGI way."""
         if (
