@@ -54,8 +54,10 @@ HASH_CHARS = 12
 # number orjson writes with an exponent ("5e-6", "1e16"): JavaScript writes those in plain
 # digits from 1e-6 up to 1e21, and its exponents with a sign ("1e-7", "1e+21").
 _JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e-?\d+)')
-# Whether a text may hold an exponent at all (a digit, "e", a digit or "-"): most hold none.
-_EXPONENT = re.compile(rb"\de[-\d]")
+# Whether a text may hold an exponent at all ("e", then a digit or "-"): most hold none. Not
+# asked for the digit before it: a pattern that starts with a literal is searched for that
+# byte first, 22 -> 8 µs on a 3 KB view (an "e-" in a string only costs the exact pass).
+_EXPONENT = re.compile(rb"e[-\d]")
 
 
 def js_number(value: float) -> str:
