@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from starlette.websockets import WebSocketState
+from uvicorn.importer import import_from_string
 from websockets.client import ClientProtocol
 from websockets.frames import Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
-from starlette.websockets import WebSocketState
-from uvicorn.importer import import_from_string
 
 from backend.play.hub import Connection
 from backend.play.wsserver import LEAN, SCOPE_KEY, Gate, Inbox, LeanWebSocketProtocol, _LastFrame, ws_protocol
