@@ -46,8 +46,11 @@ export class MoveControls {
       for (const item of group.items) box.append(this.button(item));
       this.el.append(box);
     }
-    if (plan.prompt) this.openDialog(plan.prompt, d);
-    else if (this.choice) this.openDialog(this.choice, d);
+    // A board click that fits several actions asks which one over the step's own dialog (a
+    // Blessing aimed on the board, a question answered there): it is the newer question, and its
+    // Cancel gives the dialog back. Shown under it, the click seemed to do nothing.
+    if (this.choice) this.openDialog(this.choice, d);
+    else if (plan.prompt) this.openDialog(plan.prompt, d);
     else this.closeDialog();
   }
 

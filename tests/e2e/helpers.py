@@ -49,7 +49,7 @@ def _record_errors(page: Any) -> Any:
 
 
 def _poll_on_a_timer(page: Any) -> Any:
-    """Make the page's wait_for_function poll every 100 ms instead of on animation frames.
+    """Make the page's wait_for_function poll every 25 ms instead of on animation frames.
 
     Playwright polls on requestAnimationFrame by default, and headless Chromium may hold a
     page's frames back (none is drawn without a compositor frame to make, and a loaded machine
@@ -58,7 +58,7 @@ def _poll_on_a_timer(page: Any) -> Any:
     wait = page.wait_for_function
 
     def wait_for_function(
-        expression: str, *, arg: Any = None, timeout: float | None = None, polling: Any = 100
+        expression: str, *, arg: Any = None, timeout: float | None = None, polling: Any = 25
     ) -> Any:
         return wait(expression, arg=arg, timeout=timeout, polling=polling)
 

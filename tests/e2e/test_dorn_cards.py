@@ -29,7 +29,6 @@ from .helpers import (
     finish,
     lit_cells,
     new_player,
-    selection,
     sync_pages,
     wait_live,
     wait_seq_above,
@@ -256,48 +255,36 @@ def play_blessing_by_clicks(heroes: Any, seat: str) -> str:
         users = [b for b in buttons(heroes, "#prompt-dialog[open]") if b["kind"] == "use"]
         assert users, buttons(heroes, "#prompt-dialog[open]")
         user = next((b for b in users if "Choros" not in b["label"]), users[0])
-        # Clicked again only if the page shows no pick after a wait (a second click unpicks:
-        # CI once failed after three clicks, each of which may have landed while the wait,
-        # polling on animation frames then, saw none). A failure prints the page's trace.
-        for attempt in range(3):
-            if not str(selection(heroes)).startswith("use:"):  # a second click would unpick it
-                click_button(heroes, lambda b: b["label"] == user["label"], "#prompt-dialog[open]")
-            try:
-                heroes.wait_for_function(
-                    "() => String(window.__dt.table.selection).startsWith('use:')", timeout=5000
-                )
-                break
-            except PlaywrightTimeout as exc:
-                if attempt == 2:
-                    raise AssertionError(
-                        f"the hero button never picked the Blessing: {selection_trace(heroes)}"
-                    ) from exc
+        click_button(heroes, lambda b: b["label"] == user["label"], "#prompt-dialog[open]")
+        try:
+            heroes.wait_for_function(
+                "() => String(window.__dt.table.selection).startsWith('use:')", timeout=5000
+            )
+        except PlaywrightTimeout as exc:
+            raise AssertionError(
+                f"the hero button never picked the Blessing: {selection_trace(heroes)}"
+            ) from exc
         # The dialog stays put, with the picked hero's button shown pressed.
         pressed = heroes.locator('#prompt-dialog[open] button.action[aria-pressed="true"]')
         assert pressed.count() == 1 and pressed.inner_text() == user["label"], selection_trace(heroes)
-        # Several plays end there (another hero and a cell: Rescue), or the click met one of the
-        # seat's own heroes: the dialog asks which. A click that shows nothing after a wait is
-        # followed by one on another target.
-        for attempt in range(3):
-            lit = lit_cells(heroes)
-            if lit:
-                click_cell(heroes, lit[attempt % len(lit)])
-            else:
-                aimed = heroes.evaluate("() => [...window.__dt.renderer.targeted.keys()]")
-                click_figure(heroes, aimed[attempt % len(aimed)])
-            try:
-                heroes.wait_for_function(
-                    f"() => window.__dt.table.data.get({json.dumps(seat)}).seq > {state['seq']}"
-                    " || document.querySelector('#prompt-dialog[open] button.dialog-cancel')"
-                    " || document.querySelector('#prompt-dialog[open] button.action[data-kind=\"play_blessing\"]')",
-                    timeout=5000,
-                )
-                break
-            except PlaywrightTimeout as exc:
-                if attempt == 2 or not str(selection(heroes)).startswith("use:"):
-                    raise AssertionError(
-                        f"the board click never played the Blessing: {selection_trace(heroes)}"
-                    ) from exc
+        # The click plays it, or the dialog asks which play was meant: several end there (another
+        # hero and a cell: Rescue), or the click met one of the seat's own heroes. (The question
+        # used to open under the Blessing's dialog, and the click seemed to do nothing.)
+        lit = lit_cells(heroes)
+        if lit:
+            click_cell(heroes, lit[len(lit) // 2])
+        else:
+            click_figure(heroes, heroes.evaluate("() => [...window.__dt.renderer.targeted.keys()][0]"))
+        try:
+            heroes.wait_for_function(
+                f"() => window.__dt.table.data.get({json.dumps(seat)}).seq > {state['seq']}"
+                " || document.querySelector('#prompt-dialog[open] button.dialog-cancel')",
+                timeout=5000,
+            )
+        except PlaywrightTimeout as exc:
+            raise AssertionError(
+                f"the board click never played the Blessing: {selection_trace(heroes)}"
+            ) from exc
         if seat_data(heroes, seat)["seq"] == state["seq"]:
             click_button(heroes, lambda b: b["kind"] == "play_blessing", "#prompt-dialog[open]")
     wait_seq_above(heroes, state["seq"])
