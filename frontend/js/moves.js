@@ -55,18 +55,26 @@ export class MoveControls {
   }
 
   button(item) {
-    return h(
-      `button.action${item.primary ? ".primary" : ""}${item.selected ? ".selected" : ""}${item.ghost ? ".ghost" : ""}`,
+    const b = h(
+      `button.action${item.primary ? ".primary" : ""}${item.ghost ? ".ghost" : ""}`,
       {
         type: "button",
         title: item.title || "",
-        "aria-pressed": item.select !== undefined ? String(Boolean(item.selected)) : null,
         dataset: { action: item.action ? JSON.stringify(item.action) : "", kind: item.action?.type || item.kind || "" },
-        disabled: this.busy,
         onclick: () => (item.select !== undefined ? this.select(item.select) : this.send(item.action)),
       },
       item.label,
     );
+    this.follow(b, item);
+    return b;
+  }
+
+  /** What of a button follows the table, made or kept: disabled while an action is on its way, a pick shown pressed. */
+  follow(b, item) {
+    b.disabled = this.busy;
+    if (item.select === undefined) return;
+    b.setAttribute("aria-pressed", String(Boolean(item.selected)));
+    b.classList.toggle("selected", Boolean(item.selected));
   }
 
   select(selection) {
@@ -85,14 +93,7 @@ export class MoveControls {
       // dialog opened while an action was on its way (another held seat's update) must not keep
       // its buttons disabled, and a picked choice ("use:") shows pressed.
       const shown = this.dialog.querySelectorAll(".dialog-actions > button.action");
-      prompt.items.forEach((item, i) => {
-        const b = shown[i];
-        if (!b) return;
-        b.disabled = this.busy;
-        if (item.select === undefined) return;
-        b.setAttribute("aria-pressed", String(Boolean(item.selected)));
-        b.classList.toggle("selected", Boolean(item.selected));
-      });
+      prompt.items.forEach((item, i) => shown[i] && this.follow(shown[i], item));
       return;
     }
     clear(this.dialog);
