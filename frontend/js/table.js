@@ -194,6 +194,8 @@ class LiveTable {
         // Whatever the log lacks (everything, for a page that just opened) comes from the table's history.
         if (msg.view) this.history.welcomed(conn, msg.seq);
       }
+      // A welcome (a reconnect, or the answer to a resync) can be what makes a held seat due.
+      this.autoSwitchSeat();
       this.refresh();
     });
     conn.addEventListener("history", (e) => isPrimary() && this.history.received(conn, e.detail));
@@ -218,9 +220,7 @@ class LiveTable {
         this.selection = this.renderer?.keepSelection ? this.renderer.keepSelection(this.selection, legal) : null;
         this.moves.choice = null;
       }
-      const before = this.activeSeat;
       this.autoSwitchSeat();
-      if (this.activeSeat !== before) this.selection = null;
       this.refresh();
     });
     conn.addEventListener("rejected", (e) => this.moves.refused(e.detail));
@@ -347,7 +347,9 @@ class LiveTable {
     const mustAct = (seat) => this.mustAct(seat);
     if (mustAct(this.activeSeat)) return;
     const other = keys.find(mustAct);
-    if (other) this.activeSeat = other;
+    if (!other) return;
+    this.activeSeat = other;
+    this.selection = null;
   }
 
   /**

@@ -137,4 +137,18 @@ def test_hot_seat_one_browser_holds_both_seats(browser, server) -> None:
         seats_played.add(active)
         _play_one(page)
     assert seats_played == {"p1", "p2"}
+
+    # The other seat's connection falls a step behind, so the update that makes it due comes
+    # as the welcome answering its resync: the page still turns to it.
+    mover = due_seat(page)
+    other = ({"p1", "p2"} - {mover}).pop()
+    resyncs = page.evaluate(
+        "(s) => { const c = window.__dt.table.connections.get(s); c.lastSeq -= 1; return c.resyncs; }", other
+    )
+    _play_one(page)
+    page.wait_for_function(
+        "(s) => window.__dt.table.activeSeat === s && window.__dt.table.mustAct(s)", arg=other
+    )
+    assert page.evaluate("(s) => window.__dt.table.connections.get(s).resyncs", other) == resyncs + 1
+    assert page.get_attribute(f'.seat-tab[data-seat="{other}"]', "aria-selected") == "true"
     finish(rec, server.base_url, page)
