@@ -107,11 +107,12 @@ def audiences_per_step(states: list[tuple[Any, list[str]]], shared: bool) -> flo
         else:
             views = {v: game.view(state, v) for v in viewers}
         memo: patch.Memo | None = {} if shared else None
+        texts: patch.Texts | None = {} if shared else None
         for viewer in viewers:
             doc = {"v": views[viewer], "l": game.legal_actions(state, viewer) if viewer else [], "t": to_act}
             if viewer in last:
                 patch.diff(last[viewer], doc, memo)
-            patch.hash_of(patch.canonical(doc))
+            patch.hash_of(patch.canonical(doc, texts))
             last[viewer] = doc
     return (time.process_time() - started) / len(states) * 1e6
 

@@ -18,7 +18,7 @@ from .hub import Connection
 
 class Audience:
     __slots__ = ("_seq", "_events", "_by", "_action_id", "_auto", "_deadline", "doc", "_whole", "_canonical",
-                 "_hash", "_patched", "_memo")  # fmt: skip
+                 "_hash", "_patched", "_memo", "_texts")  # fmt: skip
 
     def __init__(
         self,
@@ -32,9 +32,10 @@ class Audience:
         to_act: list[str],
         deadline: float | None,
         memo: patch.Memo | None = None,
+        texts: patch.Texts | None = None,
     ) -> None:
         self._seq, self._events, self._by, self._action_id, self._auto = seq, events, by, action_id, auto
-        self._memo = memo  # shared by the audiences of one step (``patch.diff``)
+        self._memo, self._texts = memo, texts  # shared by one step's audiences (``patch.diff``, ``canonical``)
         self._deadline = deadline
         self.doc: dict[str, Any] = {"v": view, "l": legal, "t": to_act}
         self._whole: str | None = None
@@ -62,7 +63,7 @@ class Audience:
         hit = self._patched.get(id(base))
         if hit is None or hit[0] is not base:
             if self._canonical is None:
-                self._canonical = patch.canonical(self.doc)  # the hash's text, as long as the doc whole
+                self._canonical = patch.canonical(self.doc, self._texts)  # the hash's text, as long as the doc whole
                 self._hash = patch.hash_of(self._canonical)
             ops = patch.diff(base, self.doc, self._memo)
             if patch.encoded_size(ops) < len(self._canonical):

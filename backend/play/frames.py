@@ -105,7 +105,10 @@ def fan_out(t: Table, applied: Applied) -> None:
     if present.watching:
         audiences_of.append(None)
     built = views(t, audiences_of)
-    memo: patch.Memo = {}  # the audiences' docs share the parts of their views: diffed once
+    # The audiences' docs share the parts of their views (and audiences that see alike, the
+    # views): diffed once, spelled once.
+    memo: patch.Memo = {}
+    texts: patch.Texts = {}
     audiences: dict[str | None, Audience] = {}
 
     def send(conn: Connection) -> None:
@@ -114,7 +117,7 @@ def fan_out(t: Table, applied: Applied) -> None:
         if audience is None:
             events = events_for(applied.events, seat) if shared_events is None else shared_events
             audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                                  built[seat], legal(t, seat), to_act, deadline, memo)  # fmt: skip
+                                                  built[seat], legal(t, seat), to_act, deadline, memo, texts)  # fmt: skip
         conn.send_text(audience.frame_for(conn))
 
     for conn in seated:

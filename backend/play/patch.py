@@ -90,10 +90,35 @@ def _as_javascript(match: re.Match[bytes]) -> bytes:
     return js_number(float(exponent)).encode()
 
 
-def canonical(value: Any) -> bytes:
+# id of a part of a doc -> (that part, held so the id stays its, and its canonical text).
+Texts = dict[int, tuple[Any, bytes]]
+
+
+def canonical(value: Any, texts: Texts | None = None) -> bytes:
     """The canonical JSON both ends spell (see the module's docstring): orjson's, with the
     numbers it writes otherwise than JavaScript (2.0 -> 2, -0.0 -> 0, 5e-6 -> 0.000005,
-    1e16 -> 10000000000000000, 1e21 -> 1e+21) written as JavaScript writes them."""
+    1e16 -> 10000000000000000, 1e21 -> 1e+21) written as JavaScript writes them.
+
+    ``texts``, shared by one step's audiences: where their docs hold the same view (a game's
+    ``SharedViews`` gives every viewer that sees alike one object) or the same list, its text
+    is spelled once and each doc's is its members' joined in key order, the same bytes."""
+    if texts is None or type(value) is not dict or not all(type(k) is str for k in value):
+        return _spelled(value)
+    pieces = []
+    for key in sorted(value):  # by code point, as OPT_SORT_KEYS sorts
+        member = value[key]
+        if type(member) in _CONTAINERS:
+            hit = texts.get(id(member))
+            if hit is None or hit[0] is not member:
+                hit = texts[id(member)] = (member, _spelled(member))
+            text = hit[1]
+        else:
+            text = _spelled(member)
+        pieces.append(dumps(key) + b":" + text)
+    return b"{" + b",".join(pieces) + b"}"
+
+
+def _spelled(value: Any) -> bytes:
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     if b".0" in text or _EXPONENT.search(text):
         return _JS_DIFFERS.sub(_as_javascript, text)

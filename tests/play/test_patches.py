@@ -107,6 +107,19 @@ def test_apply_of_diff_on_nearby_values(a: Any, seed: int) -> None:
     )
 
 
+@settings(max_examples=250, deadline=None)
+@given(st.dictionaries(keys, values, max_size=6), values)
+def test_a_doc_spelled_from_its_members_texts_is_spelled_as_whole(doc: dict[str, Any], part: Any) -> None:
+    """``canonical(doc, texts)``: a doc's text joined from its members' (each container's kept
+    in ``texts`` for the next doc that holds it) is the same bytes as the doc spelled whole."""
+    texts: patch.Texts = {}
+    docs = [doc, {**doc, "shared": part}, {"other": part, **doc}]
+    for d in docs:
+        assert patch.canonical(d, texts) == patch.canonical(d)
+    for d in docs:  # again, every container's text now from ``texts``
+        assert patch.canonical(d, texts) == patch.canonical(d)
+
+
 def test_a_patch_that_does_not_fit_is_refused() -> None:
     for ops, doc in [
         ([["/b/c", 2]], {"a": 1}),
@@ -205,15 +218,17 @@ def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alon
     audiences: list[str | None] = [*options["heroes"], None]
     state = game.initial_state(seed_from_int(7), options)
     last: dict[str | None, dict[str, Any]] = {}
-    hits = steps = 0
+    hits = steps = shared = 0
     for n in range(len(record.actions) + 1):
         if n:
             state = game.apply(state, *record.actions[n - 1]).state
         views = game.views(state, audiences)  # type: ignore[attr-defined]
         memo: patch.Memo = {}
+        texts: patch.Texts = {}
         for seat in audiences:
             assert views[seat] == game.view(state, seat)
             doc = {"v": views[seat], "l": game.legal_actions(state, seat) if seat else [], "t": []}
+            assert patch.canonical(doc, texts) == patch.canonical(doc)
             if seat in last:
                 before = set(memo)
                 ops = patch.diff(last[seat], doc, memo)
@@ -225,8 +240,13 @@ def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alon
                     assert all(path == "/v" or path.startswith(("/v/odds", "/l", "/t")) for path in own), own
                     hits += 1
             last[seat] = doc
+        # The seats that owe no roll see what the spectators see: one view, spelled once.
+        alike = [seat for seat in audiences if views[seat] is views[None]]
+        assert sum(1 for _, text in texts.values() if text == patch.canonical(views[None])) == 1
+        shared += len(alike) - 1
         steps += 1
     assert steps > 20 and hits == (steps - 1) * (len(audiences) - 1)
+    assert shared > steps  # most steps: two seats or more wait while one acts
 
 
 # -- the browser's side, under node ----------------------------------------------------------

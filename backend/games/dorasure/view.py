@@ -11,8 +11,8 @@
   ``lands``: catalogues; ``seats``: hero ids in turn order.
 
 ``view(state, seat)`` (small, changes every action):
-  ``phase`` ("adventure" | "battle" | "over"), ``turn``, ``current``, ``trigger``,
-  ``you``; ``heroes``: [{id, name, pos, hp, max_hp, res, max_res, gold, exp, level,
+  ``phase`` ("adventure" | "battle" | "over"), ``turn``, ``current``, ``trigger``;
+  ``heroes``: [{id, name, pos, hp, max_hp, res, max_res, gold, exp, level,
   attrs {move, plains_danger, forest_danger, combat, search, knowledge}, wolf_form,
   trapped, dead, used}]; ``meter``; ``dragon`` {life, swords}; ``belk_razed``;
   ``party`` {relics_unlocked, weapons_bonus, first_lair_found}; ``lands`` {site: tile};
@@ -22,8 +22,10 @@
   hero moves; ``roll`` (the roll in progress); ``damage`` (the damage event being
   resolved: source, damage per target after the Doll, points absorbed so far); ``last`` (last movement / scored roll /
   rampage / retaliation); ``prompts``: [{seat, kind, text, ...}]; ``outcome``;
-  ``odds`` (a seat's own view only): [{index, action, title, key, outcomes}] — the exact chance
-  of each outcome of every listed action that rolls, computed from this view (``odds.py``).
+  ``odds`` (a seat's own view only, when one of its listed actions rolls): [{index, action,
+  title, key, outcomes}] — the exact chance of each outcome of every listed action that rolls,
+  computed from this view (``odds.py``).  Nothing else in a view depends on who looks: a seat
+  owing no roll sees what the spectators see, and the server sends it the same view.
 
 Never in a view: face-down quest or reward identities, the reserve, the seed.  Nothing in a
 view (nor in ``static_info``) is a part of the state or of the content tables: every list
@@ -161,18 +163,20 @@ def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
 
 def views(s: State, viewers: Sequence[str | None], reveal: bool = False) -> dict[str | None, dict[str, Any]]:
     """Several viewers' views from one build of what they all see: every action is public
-    (``Dorasure.redact_action``), so the views differ only in ``you`` and the seat's ``odds``.
-    The views share the rest: read them, never edit them."""
+    (``Dorasure.redact_action``), so the views differ only in a seat's ``odds``. The views share
+    the rest, and a viewer with no odds gets the common view itself (one object for the
+    spectators and every seat that owes no roll: the server's patches and view hashes of
+    those audiences are then worked out once a step): read them, never edit them."""
     common = _common(s, reveal)
     return {viewer: _for_viewer(s, common, viewer, reveal) for viewer in viewers}
 
 
 def _for_viewer(s: State, common: dict[str, Any], seat: str | None, reveal: bool) -> dict[str, Any]:
-    v = {**common, "you": seat}
-    if seat is not None and not reveal:
-        # Computed from the view just built, never from the state (issue 14.1, odds.py).
-        v["odds"] = table_odds(v, seat, actions.legal(s, seat))
-    return v
+    if seat is None or reveal:
+        return common
+    # Computed from the common view, never from the state (issue 14.1, odds.py).
+    odds = table_odds(common, seat, actions.legal(s, seat))
+    return {**common, "odds": odds} if odds else common
 
 
 def _common(s: State, reveal: bool) -> dict[str, Any]:
