@@ -238,6 +238,7 @@ class TableRuntime:
         every committed one already is), and the state and the newest action ids, kept
         compressed until read again (play/resting.py)."""
         self.backlog.ring.clear()
+        self.talk.forget_histories()
         self.kept.rest()
 
     def forget(self, conn: Connection) -> None:

@@ -2,6 +2,11 @@
 sent to the connections here that may read it and to the other workers; each arrival gets
 the newest lines it may read, and the table's own announcements are kept the same way.
 
+An arrival's history is read from the database once for all who read alike (the same channels,
+the same seats' private lines, the same side): kept as the frame sent, until a line is kept here
+or heard from another worker. A crowd arriving (a reconnect storm, 2000 spectators) is one read,
+not one each.
+
 Separate from play/master.py because chat never changes the table: no seq, no state, no lock
 of the master.  Who may say and read what is play/chat.py's.
 """
@@ -49,6 +54,9 @@ class TableChat:
         self.connections = connections
         self.seating = seating
         self.publish = publish
+        # (channels, seats, side) -> the chat_history frame for connections that read so.
+        self._histories: dict[tuple[tuple[str, ...], tuple[str, ...], str | None], str] = {}
+        self._lines = 0  # lines kept or heard: a history read across a new line is not kept
 
     async def say(self, conn: Connection, text: str, to: str | None, seq: int) -> None:
         """Keep the line, then tell every connection that may read it, here and on the bus."""
@@ -69,7 +77,19 @@ class TableChat:
         self.publish({"kind": "chat", "message": message})
 
     async def keep(self, line: ChatRecord) -> None:
-        await asyncio.to_thread(self.repo.add_chat_line, self.table_id, line)
+        try:
+            await asyncio.to_thread(self.repo.add_chat_line, self.table_id, line)
+        finally:
+            self._heard()
+
+    def _heard(self) -> None:
+        """A line was kept (or may have been) or came from another worker: histories change."""
+        self._lines += 1
+        self._histories.clear()
+
+    def forget_histories(self) -> None:
+        """Nobody is here: the kept frames go (the table at rest keeps little, issue 15.4)."""
+        self._histories.clear()
 
     async def keep_announcement(self, line: ChatRecord) -> None:
         try:
@@ -80,6 +100,7 @@ class TableChat:
     def deliver(self, message: dict[str, Any]) -> None:
         """A line said here or on another worker (the bus) to the connections here that may
         read it; a line from a worker that knew no channels was said to the table."""
+        self._heard()
         seating = self.seating()
         channel, from_seat = message.get("channel", chat.TABLE), message.get("seat")
         text = protocol.dumps({**message, "channel": channel})
@@ -88,21 +109,24 @@ class TableChat:
                 conn.send_text(text)
 
     async def send_history(self, conns: Iterable[Connection]) -> None:
-        """Each connection's ``chat_history``: the newest lines it may read, one read per seat."""
+        """Each connection's ``chat_history``: the newest lines it may read, one read for all
+        who read alike until the next line."""
         seating = self.seating()
-        texts: dict[str | None, str] = {}
         for conn in conns:
-            text = texts.get(conn.seat)
+            side = seating.side_of(conn.seat) if conn.seat is not None else None
+            key = (tuple(sorted(seating.readable(conn.seat))), tuple(sorted(seating.held(conn.seat))), side)
+            text = self._histories.get(key)
             if text is None:
+                lines_before = self._lines
                 try:
                     lines = await asyncio.to_thread(
-                        self.repo.chat_lines, self.table_id, sorted(seating.readable(conn.seat)),
-                        sorted(seating.held(conn.seat)), chat.HISTORY_LINES,
-                    )  # fmt: skip
+                        self.repo.chat_lines, self.table_id, list(key[0]), list(key[1]), chat.HISTORY_LINES
+                    )
                 except Exception as exc:  # the live lines still come; the past waits for a reconnect
                     log.warning("table %s: cannot read the chat (%s)", self.table_id, exc)
                     return
-                side = seating.side_of(conn.seat) if conn.seat is not None else None
                 history = protocol.chat_history([chat_message(line) for line in lines], side)
-                text = texts[conn.seat] = protocol.dumps(history)
+                text = protocol.dumps(history)
+                if self._lines == lines_before:  # no line came while it was read
+                    self._histories[key] = text
             conn.send_text(text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ import pytest
 from backend.engine.registry import get_game
 from backend.engine.rng import Rng, seed_from_int
 from backend.play.chat import ChatRefused, Seating
+from backend.play.tablechat import TableChat
+from backend.store.records import ChatRecord
 
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random
 from .helpers import check_no_leaks
@@ -285,3 +288,59 @@ async def test_two_workers_filter_the_bus_for_their_own_connections(pg_url: str,
         a.stop()
         b.stop()
     assert "Traceback" not in log.read_text()
+
+
+class _Repo:
+    """The chat's side of the repository, counting the reads."""
+
+    def __init__(self) -> None:
+        self.lines: list[ChatRecord] = []
+        self.reads = 0
+
+    def add_chat_line(self, table_id: str, line: ChatRecord) -> None:
+        self.lines.append(line)
+
+    def chat_lines(self, table_id: str, channels: list[str], from_seats: list[str], limit: int) -> list[ChatRecord]:
+        self.reads += 1
+        return [x for x in self.lines if x.channel in channels or x.from_seat in from_seats][-limit:]
+
+
+class _Conn:
+    def __init__(self, seat: str | None) -> None:
+        self.seat, self.name, self.frames = seat, "Ann", []
+
+    def send_text(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.frames.append(message)
+
+
+async def test_arrivals_that_read_alike_share_one_read_until_the_next_line() -> None:
+    """A crowd arriving is one read of the history, not one each; a line kept here or heard
+    from another worker is in the next arrival's history; a seat reads its own channels."""
+    repo = _Repo()
+    crowd = [_Conn(None) for _ in range(50)]
+    seating = Seating.of({"p1": "ann", "p2": "bob"}, {"all": ["p1", "p2"]}, over=False)
+    talk = TableChat(repo, "t1", crowd, lambda: seating, lambda message: None)  # type: ignore[arg-type]
+    await talk.say(_Conn("p1"), "hello all", None, 3)
+    for c in crowd:  # each arrival on its own, as attach sends it
+        await talk.send_history([c])
+    assert repo.reads == 1
+    assert all(history_of(c.frames[-1]) == ["hello all"] for c in crowd)
+    p2 = _Conn("p2")
+    await talk.send_history([p2])
+    assert repo.reads == 2 and history_of(p2.frames[-1]) == ["hello all"]
+    # A private line from p1 to p2: the spectators' kept history is still theirs, read again.
+    await talk.say(_Conn("p1"), "just you", "seat:p2", 4)
+    late = _Conn(None)
+    await talk.send_history([late])
+    await talk.send_history([_Conn(None)])
+    assert repo.reads == 3 and history_of(late.frames[-1]) == ["hello all"]
+    await talk.send_history([p2])
+    assert history_of(p2.frames[-1]) == ["hello all", "just you"]
+    # A line said on another worker comes over the bus.
+    repo.lines.append(ChatRecord(5, "table", "Bob", "p2", "from afar", False, datetime.now(UTC)))
+    talk.deliver({"type": "chat", "name": "Bob", "seat": "p2", "text": "from afar", "channel": "table"})
+    await talk.send_history([late])
+    assert history_of(late.frames[-1]) == ["hello all", "from afar"]
