@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import json
 import random
@@ -118,6 +119,14 @@ def test_a_doc_spelled_from_its_members_texts_is_spelled_as_whole(doc: dict[str,
         assert patch.canonical(d, texts) == patch.canonical(d)
     for d in docs:  # again, every container's text now from ``texts``
         assert patch.canonical(d, texts) == patch.canonical(d)
+
+
+def test_the_hash_is_sha256_whatever_the_length() -> None:
+    """``hash_of`` feeds a long text in pieces (so hashlib keeps the GIL): the same digest."""
+    rnd = random.Random(5)
+    for n in (0, 1, 2046, 2047, 2048, 4094, 4095, 4096, 9000):
+        text = rnd.randbytes(n)
+        assert patch.hash_of(text) == hashlib.sha256(text).hexdigest()[: patch.HASH_CHARS], n
 
 
 def test_a_patch_that_does_not_fit_is_refused() -> None:
