@@ -6,13 +6,13 @@ the database are only a cache of it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .core import Action, Event, Game, Seat, Transition
+from .digest import sha256_hex
 
 S = TypeVar("S")
 
@@ -25,7 +25,7 @@ def canonical_json(data: Any) -> str:
 def hash_and_text(game: Game[S], state: S) -> tuple[str, str]:
     """The state's canonical JSON (a snapshot) and its hash, computed once for both."""
     text = canonical_json(game.encode_state(state))
-    return hashlib.sha256(text.encode()).hexdigest(), text
+    return sha256_hex(text.encode()), text
 
 
 def state_hash(game: Game[S], state: S) -> str:

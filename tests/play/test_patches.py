@@ -122,7 +122,8 @@ def test_a_doc_spelled_from_its_members_texts_is_spelled_as_whole(doc: dict[str,
 
 
 def test_the_hash_is_sha256_whatever_the_length() -> None:
-    """``hash_of`` feeds a long text in pieces (so hashlib keeps the GIL): the same digest."""
+    """``hash_of`` feeds a long text in pieces (engine/digest.py: so hashlib keeps the GIL): the
+    same digest."""
     rnd = random.Random(5)
     for n in (0, 1, 2046, 2047, 2048, 4094, 4095, 4096, 9000):
         text = rnd.randbytes(n)
