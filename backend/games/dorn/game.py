@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.engine.core import Action, Game, Outcome, SeatInfo, SideWatching, Transition
@@ -245,6 +245,12 @@ class DornGame:
 
     def view(self, state: State, seat: str | None, *, reveal: bool = False) -> dict[str, Any]:
         return view.view(state, seat, actions.to_act(state), reveal=reveal)
+
+    def views(
+        self, state: State, viewers: Sequence[str | None], *, reveal: bool = False
+    ) -> dict[str | None, dict[str, Any]]:
+        """``SharedViews``: the server's audiences' views from one build (``view.views``)."""
+        return view.views(state, viewers, actions.to_act(state), reveal=reveal)
 
     def outcome(self, state: State) -> Outcome | None:
         o = state["outcome"]

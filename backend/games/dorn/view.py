@@ -8,6 +8,7 @@ and the RNG (nobody, not even with ``reveal``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .catalog import BLESSINGS, CARD_NAMES, HEROES, MONSTERS, RITUALS, TREASURES
@@ -21,11 +22,19 @@ def _cell(i: int | None) -> list[int] | None:
 
 
 def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = False) -> dict[str, Any]:
-    hero_seat = seat is not None and seat in s["seats"]
-    sees_items = reveal or hero_seat
+    return views(s, [seat], to_act, reveal=reveal)[seat]
+
+
+def views(
+    s: State, viewers: Sequence[str | None], to_act: frozenset[str], *, reveal: bool = False
+) -> dict[str | None, dict[str, Any]]:
+    """Several viewers' views from one build of what they all see. Views differ only in the
+    heroes' item cards (every hero seat sees them), the Keeper's Ritual hand and a hero seat's
+    own Blessing; viewers who see alike get one object (the spectators; the hero seats holding
+    the same Blessing, most often none). The views share their parts: read them, never edit them."""
     keeper = _keeper_part(s)
     # The keys keep their established order, so a view's JSON text is what it was.
-    out: dict[str, Any] = {
+    head: dict[str, Any] = {
         "k": s["k"],
         # ``day``: Keeper turn k (and so this round) is a Day turn.  ``day_night_token``: the
         # face the token shows now, flipped to the next Keeper turn's during the heroes' turn.
@@ -38,10 +47,8 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "gate_open": s["gate"],
         "bonus_summons": s["bonus"],
         "zorkal": keeper["zorkal"],
-        "heroes": {
-            hid: _hero_entry(hid, h, sees_items, s["options"], s["effects"].get(aegis_key(hid)))
-            for hid, h in s["heroes"].items()
-        },
+    }
+    tail: dict[str, Any] = {
         "seats": {seat_: list(hs) for seat_, hs in s["seats"].items()},
         "monsters": keeper["monsters"],
         "tokens": [xy(c) for c in s["tokens"]],
@@ -69,16 +76,39 @@ def view(s: State, seat: str | None, to_act: frozenset[str], *, reveal: bool = F
         "outcome": copy_json(s["outcome"]),
         "options": copy_json(s["options"]),
     }
-    if reveal or seat == KEEPER:
-        out["ritual_hand"] = sorted(s["ritual_hand"])
-    if reveal:
-        out["blessings"] = dict(s["blessings"])
-        out["treasure_deck_order"] = list(s["treasure_deck"])
-        out["blessing_deck_order"] = list(s["blessing_deck"])
-        out["ritual_deck_order"] = list(s["ritual_deck"])
-        out["bag_contents"] = dict(s["bag"])
-    elif hero_seat and seat is not None:
-        out["my_blessing"] = s["blessings"].get(seat)
+    heroes: dict[bool, dict[str, Any]] = {}  # by whether the viewer sees the item cards
+    built: dict[tuple[str, Any], dict[str, Any]] = {}  # by what sets the viewer's view apart
+    out: dict[str | None, dict[str, Any]] = {}
+    for seat in viewers:
+        hero_seat = seat is not None and seat in s["seats"]
+        sees_items = reveal or hero_seat
+        if reveal:
+            apart: tuple[str, Any] = ("reveal", None)
+        elif seat == KEEPER:
+            apart = ("keeper", None)
+        elif hero_seat and seat is not None:
+            apart = ("hero", s["blessings"].get(seat))
+        else:
+            apart = ("spectator", None)
+        v = built.get(apart)
+        if v is None:
+            if sees_items not in heroes:
+                heroes[sees_items] = {
+                    hid: _hero_entry(hid, h, sees_items, s["options"], s["effects"].get(aegis_key(hid)))
+                    for hid, h in s["heroes"].items()
+                }
+            v = built[apart] = {**head, "heroes": heroes[sees_items], **tail}
+            if reveal or seat == KEEPER:
+                v["ritual_hand"] = sorted(s["ritual_hand"])
+            if reveal:
+                v["blessings"] = dict(s["blessings"])
+                v["treasure_deck_order"] = list(s["treasure_deck"])
+                v["blessing_deck_order"] = list(s["blessing_deck"])
+                v["ritual_deck_order"] = list(s["ritual_deck"])
+                v["bag_contents"] = dict(s["bag"])
+            elif hero_seat:
+                v["my_blessing"] = apart[1]
+        out[seat] = v
     return out
 
 
