@@ -285,8 +285,8 @@ class Odds(Protocol):
 @runtime_checkable
 class SharedViews(Protocol[S_in]):
     """Optional: the views of several viewers of one state built at once, from one build of
-    what they all see (Dorasure's differ only in a seat's ``odds``; a viewer with none gets the
-    common view itself).
+    what they all see (Dorasure's differ only in a seat's ``odds``, a viewer with none getting the
+    common view itself; Dorn's in the item cards, the Ritual hand and a seat's own Blessing).
     ``views(state, viewers)[v] == view(state, v)`` for each viewer, but the views share their
     common parts, so they are read, never edited: the server builds its audiences' views so
     after each step and only reads them (issue 15 point 2)."""
