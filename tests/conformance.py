@@ -22,7 +22,7 @@ at every step, checks the contract in backend/engine/core.py:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,3 +308,30 @@ def check_setup(checker: Checker, seed: int, options: Mapping[str, Any]) -> None
     for ev in setup.events:
         vandalise(ev.data)
     assert state_hash(game, setup.state) == start, "a setup event shares the initial state"
+
+
+def shared_views_of_random_games(
+    game: Game, seeds: Iterable[int], options_of: Any, max_actions: int
+) -> Iterator[tuple[Any, bool, list[Seat | None], dict[Seat | None, Any]]]:
+    """Every state of seeded random games (``options_of(seed)``), in play and revealed, with the
+    views a ``SharedViews`` game builds at once for every seat and the spectators: each checked
+    to be that viewer's own ``view`` (the same JSON text, key order included) and to hold none
+    of its secrets. Yields (state, reveal, viewers, views) for the game's own checks."""
+    from backend.engine.rng import seed_from_int
+
+    for seed in seeds:
+        options = game.normalize_options(options_of(seed))
+        viewers: list[Seat | None] = [s.seat for s in game.seats(options)] + [None]
+        record = play_random(game, seed, options, max_actions=max_actions)
+        state = game.initial_state(seed_from_int(seed), options)
+        for n in range(len(record.actions) + 1):
+            if n:
+                state = game.apply(state, *record.actions[n - 1]).state
+            for reveal in (False, True):
+                views = game.views(state, viewers, reveal=reveal)  # type: ignore[attr-defined]
+                assert set(views) == set(viewers)
+                for viewer in viewers:
+                    assert json.dumps(views[viewer]) == json.dumps(game.view(state, viewer, reveal=reveal))
+                    if not reveal:
+                        assert_no_leak(views[viewer], game.secrets(state, viewer), f"views()[{viewer}] at {n}")
+                yield state, reveal, viewers, views

@@ -10,6 +10,7 @@ from backend.engine.rng import seed_from_int
 from backend.games.dorasure.content import PLACE_NAMES, TERRAINS
 from backend.games.dorasure.game import GAME
 
+from ...conformance import shared_views_of_random_games
 from .helpers import Table
 
 
@@ -121,28 +122,18 @@ def test_event_sentences_name_places_as_the_map_does_never_by_id():
 
 def test_views_built_at_once_are_each_viewers_own_view():
     """``views`` (the server's one build per step, engine ``SharedViews``) gives every seat and
-    the spectators exactly what ``view`` gives them, in play and revealed; the seats' views
-    share their common parts and differ only in ``you`` and ``odds``."""
-    game = GAME
+    the spectators exactly what ``view`` gives them, in play and revealed (the shared check in
+    tests/conformance.py); the seats' views share their common parts and differ only in
+    ``odds``, and a viewer with no odds holds the spectators' view itself."""
     checked = 0
-    for seed in (3, 4):
-        options = game.normalize_options(game.sim_options(driver_rng(seed), 5, {"fang": seed % 2 == 0}))
-        record = play_random(game, seed, options, max_actions=120)
-        viewers = [*options["heroes"], None]
-        state = game.initial_state(seed_from_int(seed), options)
-        for n in range(len(record.actions) + 1):
-            if n:
-                state = game.apply(state, *record.actions[n - 1]).state
-            for reveal in (False, True):
-                views = game.views(state, viewers, reveal=reveal)
-                assert set(views) == set(viewers)
-                for viewer in viewers:
-                    assert views[viewer] == game.view(state, viewer, reveal=reveal)
-                first, second = views[viewers[0]], views[viewers[1]]
-                assert first["heroes"] is second["heroes"]
-                # A viewer with no odds to see has the spectators' view itself.
-                for viewer in viewers:
-                    assert (views[viewer] is views[None]) == ("odds" not in views[viewer])
-                    assert "odds" not in views[viewer] or views[viewer]["odds"]
-                checked += 1
+    steps = shared_views_of_random_games(
+        GAME, (3, 4), lambda seed: GAME.sim_options(driver_rng(seed), 5, {"fang": seed % 2 == 0}), 120
+    )
+    for _state, _reveal, viewers, views in steps:
+        first, second = views[viewers[0]], views[viewers[1]]
+        assert first["heroes"] is second["heroes"]
+        for viewer in viewers:
+            assert (views[viewer] is views[None]) == ("odds" not in views[viewer])
+            assert "odds" not in views[viewer] or views[viewer]["odds"]
+        checked += 1
     assert checked > 100
