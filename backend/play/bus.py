@@ -112,7 +112,9 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # unannotated in redis-py
+            # Through Any: redis-py annotates PubSub.aclose only from release 8 on.
+            pubsub: Any = self.pubsub
+            await pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
