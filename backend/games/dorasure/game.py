@@ -85,7 +85,7 @@ class Dorasure:
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> Transition[State]:
         actions.validate(state, seat, action)
         s = state.clone()
-        ctx = Ctx(s)
+        ctx = Ctx(s, before=state)
         p = s.prompt_for(seat)
         assert p is not None
         s.prompts.remove(p)

@@ -43,12 +43,16 @@ def new_rng(seed_hex: str, counter: int) -> Dice:
 
 
 class Ctx:
-    """One apply's working state, dice and collected events."""
+    """One apply's working state, dice and collected events.
 
-    __slots__ = ("s", "rng", "events")
+    ``before`` is the state the apply started from, unchanged: what was listed or validated
+    there (its memoised movement search) need not be found again on the working copy."""
 
-    def __init__(self, state: State) -> None:
+    __slots__ = ("s", "before", "rng", "events")
+
+    def __init__(self, state: State, before: State | None = None) -> None:
         self.s = state
+        self.before = before
         self.rng = new_rng(state.seed, state.counter)
         self.events: list[Event] = []
 

@@ -429,7 +429,10 @@ def _move_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
         push(s, ("move_stage",))  # entering effects queue in front of it
         do_step(ctx, a["to"], a["die"])
         return
-    path = explore(s, p["seat"])["dest"][a["to"]]
+    # The route was found when the move was listed or validated, on the state this apply started
+    # from: the working copy differs from it only by the prompt being answered.
+    found_on = ctx.before if ctx.before is not None else s
+    path = explore(found_on, p["seat"])["dest"][a["to"]]
     push(s, *[("step", m, f) for m, f in path])
 
 
