@@ -1,10 +1,11 @@
 """Dorasure's game state: one plain object whose parts are JSON-shaped.
 
-``apply`` works on ``state.clone()``: a copy of the top level, of every hero and
-mountain dict, of the queue and prompt lists, and of the small in-flight records
-(``roll``, ``dmg``, ``move``, ``quest``).  Everything deeper is treated as
-immutable (tuples, or dicts that are replaced rather than edited), so the clone
-is cheap and the input state is never mutated.  What the game hands out (legal
+``apply`` works on ``state.clone()``: a copy of the top level, of every hero dict,
+of the queue and prompt lists, and of the small in-flight records (``roll``, ``dmg``,
+``move``, ``quest``).  Everything deeper is treated as immutable (tuples, or dicts
+that are replaced rather than edited), so the clone is cheap and the input state is
+never mutated.  Mountains are such dicts: most applies change none, so a rule that
+changes one takes it with ``State.mountain_to_change``.  What the game hands out (legal
 lists, views, events, the encoded state) is built fresh or copied with
 ``copy_json``, so no caller can reach into a state.
 
@@ -194,7 +195,7 @@ class State:
         s.weapons = self.weapons
         s.lair_found = self.lair_found
         s.replenished = self.replenished
-        s.mountains = {k: v.copy() for k, v in self.mountains.items()}
+        s.mountains = dict(self.mountains)  # shared dicts: see mountain_to_change
         s.reserve = list(self.reserve)
         s.public = self.public
         s.queue = list(self.queue)
@@ -291,6 +292,12 @@ class State:
 
     def living(self) -> list[str]:
         return [h for h in self.order if not self.heroes[h]["dead"]]
+
+    def mountain_to_change(self, m: str) -> Mountain:
+        """Mountain ``m``'s tiles, to change in this state: a copy of its own put in place of
+        the dict ``clone`` shares with the state the apply started from."""
+        mt = self.mountains[m] = self.mountains[m].copy()
+        return mt
 
     def prompt_for(self, seat: str) -> dict[str, Any] | None:
         for p in self.prompts:

@@ -85,7 +85,7 @@ def do_rest(ctx: Ctx) -> None:
 def do_gather(ctx: Ctx, m: str) -> None:
     """R14: the quest is revealed to all and the hero's turn ends."""
     s = ctx.s
-    mt = s.mountains[m]
+    mt = s.mountain_to_change(m)
     mt["state"] = "revealed"
     q = QUESTS[mt["quest"]]
     s.public = tuple(sorted({*s.public, q["id"]}))

@@ -108,7 +108,7 @@ def _quest_result(ctx: Ctx) -> None:
     q = s.quest
     assert q is not None and s.roll is not None
     m = q["mountain"]
-    mt = s.mountains[m]
+    mt = s.mountain_to_change(m)  # solved, or its flags change
     tile = QUESTS[mt["quest"]]
     group = participants(s)
     tot, ones = close_roll(s, mt["flags"])
@@ -180,7 +180,7 @@ def reward(ctx: Ctx, m: str) -> list[tuple[Any, ...]]:
         return []
     if mt["reward_state"] != "hidden":
         return []
-    mt["reward_state"] = "revealed"
+    s.mountain_to_change(m)["reward_state"] = "revealed"
     rid = mt["reward"]
     reveal_public(s, rid)
     ctx.emit(

@@ -262,8 +262,8 @@ def _phase_end(ctx: Ctx) -> None:
     s.trigger = s.current
     lost = []
     for m in MOUNTAINS:
-        mt = s.mountains[m]
-        if mt["state"] in ("hidden", "revealed"):
+        if s.mountains[m]["state"] in ("hidden", "revealed"):
+            mt = s.mountain_to_change(m)
             mt["state"] = "removed"  # R64: unsolved quests and their rewards are lost
             if mt["reward_state"] == "hidden":
                 mt["reward_state"] = "lost"
