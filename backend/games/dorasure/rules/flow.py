@@ -93,7 +93,10 @@ def run(ctx: Ctx) -> None:
     s = ctx.s
     while not s.prompts and s.result is None and s.queue:
         o = s.queue.pop(0)
-        OPS[o[0]](ctx, *o[1:])
+        if len(o) == 1:
+            OPS[o[0]](ctx)  # most ops have no arguments, and a plain call is the cheaper one
+        else:
+            OPS[o[0]](ctx, *o[1:])
 
 
 @dataclass(frozen=True)
