@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from .rng import Rng
 
@@ -78,8 +79,9 @@ class SeatInfo:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+# Events and transitions are made at every apply: a NamedTuple is built by one C call, where a
+# frozen dataclass's __init__ sets each field through object.__setattr__ (issue 15.3).
+class Event(NamedTuple):
     """Something that happened, for logs and animations.
 
     ``to`` is ``None`` for a public event, otherwise the seats allowed to see it.
@@ -88,7 +90,7 @@ class Event:
     """
 
     kind: str
-    data: Mapping[str, JSON] = field(default_factory=dict)
+    data: Mapping[str, JSON] = MappingProxyType({})
     to: frozenset[Seat] | None = None
 
     def visible_to(self, seat: Seat | None) -> bool:
@@ -98,8 +100,7 @@ class Event:
         return {"kind": self.kind, **dict(self.data)}
 
 
-@dataclass(frozen=True, slots=True)
-class Transition(Generic[S]):
+class Transition(NamedTuple, Generic[S]):
     state: S
     events: tuple[Event, ...] = ()
 
