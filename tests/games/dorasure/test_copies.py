@@ -5,7 +5,9 @@ test over whole games is ``check_copies`` in tests/conformance.py; these are the
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from backend.engine.playout import driver_rng, play_random
 from backend.engine.replay import state_hash
 from backend.engine.rng import seed_from_int
 from backend.games.dorasure.content import DRAGON, HEROES
@@ -89,3 +91,41 @@ def test_a_decoded_state_keeps_nothing_of_its_data(monkeypatch):
     for part in parts:
         vandalise(part)
     assert state_hash(GAME, s) == before
+
+
+def _containers(x: object, out: set[int]) -> set[int]:
+    """The ids of every list and dict inside ``x`` (tuples walked through)."""
+    if isinstance(x, dict):
+        out.add(id(x))
+        for v in x.values():
+            _containers(v, out)
+    elif isinstance(x, list | tuple):
+        if isinstance(x, list):
+            out.add(id(x))
+        for v in x:
+            _containers(v, out)
+    return out
+
+
+def test_events_hold_their_own_lists_and_dicts():
+    """``Ctx.emit`` does not copy (issue 15.3): every rule passes data of its own making. No list or
+    dict of an event is one of the state it came from, of the next state or of the action."""
+    seen = 0
+
+    def check(state: Any, seat: str, action: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+        nonlocal seen
+        t = GAME.apply(state, seat, action)
+        held: set[int] = set()
+        for s in (state, t.state):
+            for slot in type(s).__slots__:
+                if slot != "_cache":
+                    _containers(getattr(s, slot), held)
+        _containers(action, held)
+        for e in t.events:
+            assert not _containers(e.data, set()) - {id(e.data)} & held, e.kind
+            seen += 1
+
+    for seed in range(40):
+        options = GAME.sim_options(driver_rng(seed), None, {"fang": seed % 2 == 0})
+        play_random(GAME, seed, options, on_step=check)
+    assert seen > 5000

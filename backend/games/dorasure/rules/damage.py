@@ -88,7 +88,7 @@ def _dmg_apply(ctx: Ctx) -> None:
             "; ".join(texts) + f" ({d['source']}).",
             source=d["source"],
             damage={h: d["targets"][h] for h in hit},
-            absorbed=d["absorb"],
+            absorbed=dict(d["absorb"]),
             health={h: s.heroes[h]["hp"] for h in hit},
         )
     claws: list[int] = []
@@ -267,7 +267,7 @@ def _doll_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     t["shaman"] = t.get("shaman", 0) + moved
     s.dmg["targets"] = {h: n for h, n in t.items() if n > 0}
     who = ", ".join(f"{k} from {name(h)}" for h, k in a["take"].items())
-    ctx.emit("doll", f"Body-Swapping Doll: the Shaman takes {who}.", take=a["take"])
+    ctx.emit("doll", f"Body-Swapping Doll: the Shaman takes {who}.", take=dict(a["take"]))
 
 
 optional_prompt(

@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 from backend.engine.core import Event
 from backend.engine.rng import Rng
 
-from ..state import OVER, Op, State, copy_json
+from ..state import OVER, Op, State
 
 T = TypeVar("T")
 
@@ -63,12 +63,10 @@ class Ctx:
         return self.rng.below(n)
 
     def emit(self, kind: str, text: str, **data: Any) -> None:
-        # Copied: rules pass parts of the state (the dice just rolled), and events leave the engine.
-        event = {"text": text, **data}
-        for k, v in data.items():
-            if type(v) is dict or type(v) is list:
-                event[k] = copy_json(v)
-        self.events.append(Event(kind, event))
+        """One event. Its lists and dicts become the event's own, and events leave the engine: a
+        rule passes ones of its own making, never a part of the state or of the action (it copies
+        those: tests/games/dorasure/test_copies.py). Not copied here, where most data needs none."""
+        self.events.append(Event(kind, {"text": text, **data}))
 
     def finish(self) -> None:
         self.s.counter = self.rng.counter

@@ -30,7 +30,7 @@ def declare_quest(ctx: Ctx, m: str, invite: list[str]) -> None:
     text = f"{name(s.current)} attempts {q['name']} at {mountain_name(m)}"
     if invite:
         text += ", asking " + ", ".join(name(h) for h in invite) + " to help"
-    ctx.emit("quest", text + ".", hero=s.current, mountain=m, quest=q["id"], invite=invite)
+    ctx.emit("quest", text + ".", hero=s.current, mountain=m, quest=q["id"], invite=list(invite))
     for h in invite:
         ask(s, h, "assist", leader=s.current, mountain=m)
     push(s, ("quest_begin",))

@@ -54,7 +54,7 @@ def _movement_roll(ctx: Ctx) -> None:
     text = f"{name(hid)} rolls {' '.join(map(str, dice))} for movement"
     if ones:
         text += "; " + ("the 1 is" if ones == 1 else "the 1s are") + " void"
-    ctx.emit("movement_roll", text + ".", hero=hid, dice=dice, sixes=sixes)
+    ctx.emit("movement_roll", text + ".", hero=hid, dice=list(dice), sixes=sixes)  # kept in s.move
     s.move = {"rolled": dice, "dice": [f for f in dice if f != 1], "steps": 0, "path": [], "sixes": sixes}
     s.last = {**s.last, "movement": {"hero": hid, "dice": dice}}
     push(s, ("sixes",), ("move_stage",), ("action_stage",), ("turn_end",))
