@@ -349,10 +349,11 @@ def check_action_shape(action: object) -> Action:
     return action
 
 
-def listed(action: Action, legal: Sequence[Action]) -> bool:
+def listed(action: object, legal: Sequence[Action]) -> bool:
     """Whether ``legal`` lists ``action``, value for value and type for type. ``in`` alone takes
     1.0 or true for a listed 1, and the rule would then carry the float into the state (a later
-    ``range`` fails, after the step is committed: found by the WebSocket fuzzer)."""
+    ``range`` fails, after the step is committed: found by the WebSocket fuzzer). Anything but
+    an action-shaped dict is never listed, so a game may ask before ``check_action_shape``."""
     try:
         # One scan, at C speed; then the types alone. (operator.indexOf, not list.index: a miss
         # raises without the action's repr, which a 5000-deep action would not survive.)

@@ -139,6 +139,11 @@ ON_TURN = TYPES_BY_KIND["move"] | TYPES_BY_KIND["act"]
 
 
 def validate(state: State, seat: str, action: object) -> None:
+    # Most often the whole list is memoised (the server and the driver list, then validate, and
+    # apply validates again): one look-up. ``listed`` takes only an exact dict of exact types.
+    legal = state._cache.get(("legal", seat))
+    if legal is not None and listed(action, legal):
+        return
     action = check_action_shape(action)
     if state.result is not None:
         raise IllegalAction("game_over", "The game is over.")
