@@ -48,16 +48,22 @@ class Ctx:
     ``before`` is the state the apply started from, unchanged: what was listed or validated
     there (its memoised movement search) need not be found again on the working copy."""
 
-    __slots__ = ("s", "before", "rng", "events")
+    __slots__ = ("s", "before", "_rng", "events")
 
     def __init__(self, state: State, before: State | None = None) -> None:
         self.s = state
         self.before = before
-        self.rng = new_rng(state.seed, state.counter)
+        self._rng: Dice | None = None  # made at the first draw: most applies draw nothing
         self.events: list[Event] = []
 
+    @property
+    def rng(self) -> Dice:
+        if self._rng is None:
+            self._rng = new_rng(self.s.seed, self.s.counter)
+        return self._rng
+
     def d6(self) -> int:
-        return self.rng.d6()
+        return (self._rng if self._rng is not None else self.rng).d6()
 
     def below(self, n: int) -> int:
         return self.rng.below(n)
@@ -69,7 +75,8 @@ class Ctx:
         self.events.append(Event(kind, {"text": text, **data}))
 
     def finish(self) -> None:
-        self.s.counter = self.rng.counter
+        if self._rng is not None:
+            self.s.counter = self._rng.counter
 
 
 OPS: dict[str, Callable[..., None]] = {}

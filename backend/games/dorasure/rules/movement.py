@@ -335,8 +335,7 @@ def do_step(ctx: Ctx, to: str, die: int) -> None:
     frm = h["pos"]
     h["pos"] = to
     ctx.emit("step", f"{name(hid)} moves to {place(s, to)} with a {die}.", hero=hid, frm=frm, to=to, die=die)
-    cls = node_class(s, to)
-    if hid == "ninja" and cls == "forest":
+    if hid == "ninja" and node_class(s, to) == "forest":
         gain_res(ctx, h, 1, "Ninjutsu")
     land = s.lands.get(to)
     final = land in ("quick_sand", "poisonous_swamp")
