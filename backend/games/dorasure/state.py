@@ -5,7 +5,9 @@ of the queue and prompt lists, and of the small in-flight records (``roll``, ``d
 ``move``, ``quest``).  Everything deeper is treated as immutable (tuples, or dicts
 that are replaced rather than edited), so the clone is cheap and the input state is
 never mutated.  Mountains are such dicts: most applies change none, so a rule that
-changes one takes it with ``State.mountain_to_change``.  What the game hands out (legal
+changes one takes it with ``State.mountain_to_change``.  The turn's flags (``tflags``),
+``last`` and the ``reserve`` are replaced whole by the rules that change them, never edited,
+so the clone shares them too.  What the game hands out (legal
 lists, views, events, the encoded state) is built fresh or copied with
 ``copy_json``, so no caller can reach into a state.
 
@@ -196,7 +198,7 @@ class State:
         s.lair_found = self.lair_found
         s.replenished = self.replenished
         s.mountains = dict(self.mountains)  # shared dicts: see mountain_to_change
-        s.reserve = list(self.reserve)
+        s.reserve = self.reserve  # replaced, never edited (see above), as tflags and last
         s.public = self.public
         s.queue = list(self.queue)
         s.prompts = list(self.prompts)
@@ -204,8 +206,8 @@ class State:
         s.dmg = copy_json(self.dmg) if self.dmg is not None else None
         s.move = self.move.copy() if self.move is not None else None
         s.quest = self.quest.copy() if self.quest is not None else None
-        s.tflags = self.tflags.copy()
-        s.last = dict(self.last)
+        s.tflags = self.tflags
+        s.last = self.last
         s.result = self.result
         s._cache = {}
         return s

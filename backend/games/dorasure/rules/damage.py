@@ -152,7 +152,7 @@ def revival_roll(ctx: Ctx, dying: list[str]) -> None:
         h["gold"] = 0
     s.tflags = {**s.tflags, "revived": [*s.tflags.get("revived", []), *dying]}
     if s.current in dying:
-        s.tflags["dead"] = True  # R25: his turn ends (pending 6s still resolve)
+        s.tflags = {**s.tflags, "dead": True}  # R25: his turn ends (pending 6s still resolve)
 
 
 # -- Kiss of Death (R51): offered at phase-2 checkpoints and turn starts ----------------
