@@ -343,23 +343,37 @@ def _chamber_depth() -> dict[int, int]:
 CHAMBER_DEPTH = _chamber_depth()
 
 
-def _walk_out(starts: Iterable[int], passable: Callable[[int, bool], bool], gate: bool) -> dict[int, int]:
-    """Walking distance from the nearest start over cells ``passable`` lets through; a
-    teleport pad reached is its partner reached too (content 1.7.4)."""
+def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+    """Walking distance from the nearest start along ``ways`` (``_ways``: each cell's passable
+    neighbours); a teleport pad reached is its partner reached too (content 1.7.4)."""
     found = dict.fromkeys(starts, 0)
     queue = deque(found)
+    partner = BOARD.partner
     while queue:
         c = queue.popleft()
         d = found[c] + 1
-        for n in BOARD.neighbours[c]:
-            if n not in found and passable(n, gate):
+        for n in ways[c]:
+            if n not in found:
                 found[n] = d
                 queue.append(n)
-                p = BOARD.partner.get(n)
+                p = partner.get(n)
                 if p is not None and p not in found:
                     found[p] = d
                     queue.append(p)
     return found
+
+
+def _ways(passable: Callable[[int, bool], bool], gate: bool) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its neighbours ``passable`` lets through, in ``BOARD.neighbours`` order: the
+    steering walks the whole board for each new set of goals, and asks each cell once here."""
+    return tuple(
+        tuple(n for n in BOARD.neighbours[c] if passable(n, gate)) for c in range(BOARD.width * BOARD.height)
+    )
+
+
+# Each cell's passable neighbours for a creature and for a hero, by whether the gate is open.
+_CREATURE_WAYS = {gate: _ways(BOARD.creature_terrain, gate) for gate in (False, True)}
+_HERO_WAYS = {gate: _ways(BOARD.hero_terrain, gate) for gate in (False, True)}
 
 
 def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> dict[int, int]:
@@ -371,7 +385,7 @@ def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> d
         return found
     melee, pike, shot = _engagement(hero_cells)
     goal = pike if kind == "pike" else shot if kind == "shot" else melee
-    found = _walk_out([c for c in goal if BOARD.creature_terrain(c, gate)], BOARD.creature_terrain, gate)
+    found = _walk_out([c for c in goal if BOARD.creature_terrain(c, gate)], _CREATURE_WAYS[gate])
     if len(_CDIST) > 3000:
         _CDIST.clear()
     _CDIST[key] = found
@@ -477,6 +491,6 @@ def _distances(goal: frozenset[int], gate: bool) -> dict[int, int]:
     if found is None:
         if len(_DIST) > 2000:
             _DIST.clear()
-        found = _walk_out(goal, BOARD.hero_terrain, gate)
+        found = _walk_out(goal, _HERO_WAYS[gate])
         _DIST[key] = found
     return found

@@ -245,10 +245,13 @@ def _creature_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget
     ):
         return found
     looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
-    width = BOARD.width
-    cells = tuple((c % width, c // width) for c in sorted(dests))
+    cells = tuple([XY[c] for c in sorted(dests)])
     walk = walks[cid] = _Walk(cell, budget, gate, looked, snapshot, cells)
     return walk
+
+
+# Per cell: its (x, y), as the moves name it.
+XY = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
 
 
 class _Walk(NamedTuple):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN
-from ..state import HeroState, State, Work
+from ..state import ZORKAL, HeroState, State, Work
 from . import tactics, triggers
 from .effects import BLESSING_CLASS
 
@@ -100,30 +100,41 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     # stopping there; an occupied pad cell is crossed as a plain cell (no link).
     push = hid == "vargen" and triggers.has(w, hid, "var.push")
     plain: set[int] = set()
+    footprint, neighbours, partners = BOARD.footprint, BOARD.neighbours, BOARD.partner
+    enterable = HERO_OPEN if gate_open else HERO_CLOSED
+    monsters = w.s["monsters"]
     while queue:
         cell = queue.popleft()
         d = dist[cell]
         if d > 0:
-            if hero_may_stop(w, hid, cell):
+            # ``hero_may_stop``, inlined (this loop runs for every cell of every hero's walk);
+            # the BFS only enters hero terrain.
+            for c in footprint[cell]:
+                if c in obstacles:
+                    break
+                fid = occ.get(c)
+                if fid is not None and fid != hid and (fid == ZORKAL or fid in monsters or c not in ARGOS):
+                    break
+            else:
                 result[cell] = d
             # A path ends on a token or a pad; it continues only through cells it may cross.
-            if cell in tokens or (cell in BOARD.partner and cell not in plain) or cell in engaged:
+            if cell in tokens or (cell in partners and cell not in plain) or cell in engaged:
                 continue
         if d >= limit:
             continue
-        for n in BOARD.neighbours[cell]:
-            if n in dist or n in obstacles or not BOARD.hero_terrain(n, gate_open):
+        for n in neighbours[cell]:
+            if n in dist or n in obstacles or not enterable[n]:
                 continue
             fid = occ.get(n)
             # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
             if (
                 fid is not None
                 and fid != hid
-                and (w.is_creature(fid) or BOARD.terrain[n] not in PASS_THROUGH_TERRAIN)
+                and (fid == ZORKAL or fid in monsters or BOARD.terrain[n] not in PASS_THROUGH_TERRAIN)
                 and (not push or n in tokens)
             ):
                 continue
-            partner = BOARD.partner.get(n)
+            partner = partners.get(n)
             if partner is not None:
                 pf = occ.get(partner)
                 if pf is not None and pf != hid:
@@ -204,15 +215,19 @@ def _walk(
 ) -> tuple[dict[int, int], int]:
     """Breadth-first walk; also returns the bits of the cells whose contents it looked at.  With
     ``engaged`` (Tactics and Flight) a walk stops on those cells, and it looked at the heroes'
-    cells next to every cell it entered; TACTICS_BIT tells the two kinds of walk apart."""
+    cells next to every cell it entered; TACTICS_BIT tells the two kinds of walk apart.
+
+    Only the creature itself stands on the cells it starts from, and those are seen first: any
+    figure on a cell the walk looks at is another one, and blocks it."""
     own = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
-    enterable = CREATURE_OPEN if gate else CREATURE_CLOSED
-    neighbours = BOARD.neighbours
+    ways = CREATURE_WAYS_OPEN if gate else CREATURE_WAYS_CLOSED
     partner = BOARD.partner
+    bit = BIT
     seen = set(own)
-    looked = TACTICS_BIT
+    # The board's bits and the heroes' (Tactics and Flight) apart: small integers to OR into.
+    looked = around = 0
     out: dict[int, int] = {}
     frontier = list(own)
     d = 0
@@ -220,27 +235,23 @@ def _walk(
         d += 1
         nxt: list[int] = []
         for c in frontier:
-            for n in neighbours[c]:
-                if n in seen or not enterable[n]:
+            for n in ways[c]:
+                if n in seen:
                     continue
-                looked |= 1 << n
-                if n in obstacles:
-                    continue
-                fid = occ.get(n)
-                if fid is not None and fid != cid:
+                looked |= bit[n]
+                if n in obstacles or n in occ:
                     continue
                 p = partner.get(n)
                 if p is not None:
-                    looked |= 1 << p
-                    pf = occ.get(p)
-                    if p in obstacles or (pf is not None and pf != cid):
+                    looked |= bit[p]
+                    if p in obstacles or p in occ:
                         continue
                 goes_on = True
                 if engaged is not None:
-                    looked |= AROUND_BITS[n] << HERO_SHIFT
+                    around |= AROUND_BITS[n]
                     goes_on = n not in engaged
                     if p is not None:
-                        looked |= AROUND_BITS[p] << HERO_SHIFT
+                        around |= AROUND_BITS[p]
                         goes_on = goes_on and p not in engaged
                 if p is not None:
                     seen.add(p)
@@ -251,7 +262,7 @@ def _walk(
                 if goes_on:
                     nxt.append(n)
         frontier = nxt
-    return out, looked
+    return out, TACTICS_BIT | around << HERO_SHIFT | looked
 
 
 def _hero_bits(w: Work) -> int:
@@ -266,8 +277,22 @@ def _hero_bits(w: Work) -> int:
 
 
 def creature_can_move(w: Work, cid: str, cell: int) -> bool:
-    """Whether a first step exists (then a one-step path does)."""
-    return bool(creature_destinations(w, cid, cell, 1))
+    """Whether a first step exists (then a one-step path does): a neighbour the walk of one step
+    would enter, looked at directly (``settle`` asks it of each creature after every Keeper move
+    in his movement step, where most creatures can move and the first one answers)."""
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    ways = CREATURE_WAYS_OPEN if w.s["gate"] else CREATURE_WAYS_CLOSED
+    partner = BOARD.partner
+    own = BOARD.footprint[cell]
+    for c in own:
+        for n in ways[c]:
+            if n in own or n in obstacles or n in occ:
+                continue  # no figure but the creature itself stands on its own cells (``_walk``)
+            p = partner.get(n)
+            if p is None or not (p in obstacles or p in occ):
+                return True
+    return False
 
 
 # (start cell, budget, gate) -> the last few walks: (cells looked at, their contents, answer).
@@ -277,6 +302,15 @@ _WALKS: dict[tuple[int, int, bool], list[tuple[int, int, dict[int, int]]]] = {}
 # Per cell: may a creature stand there (gate closed / gate open), content 1.6.
 CREATURE_CLOSED = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
 CREATURE_OPEN = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+# Likewise for heroes (content 1.6: anything but wall, gate and throne once open).
+HERO_CLOSED = tuple(BOARD.hero_terrain(i, False) for i in range(BOARD.width * BOARD.height))
+HERO_OPEN = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+
+# Per cell: its neighbours a creature may stand on (gate closed / gate open), in
+# ``BOARD.neighbours`` order, and its bit in a walk's ``looked``.
+CREATURE_WAYS_CLOSED = tuple(tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours)
+CREATURE_WAYS_OPEN = tuple(tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours)
+BIT = tuple(1 << i for i in range(BOARD.width * BOARD.height))
 
 # Tactics and Flight walks (``creature_walk``): the heroes' cells sit above the board's bits in a
 # walk's snapshot, and one more bit says the walk was made under that variant.
