@@ -31,6 +31,7 @@ from .state import (
     State,
     Work,
     ZorkalState,
+    copy_json,
     hand_over,
     reader,
 )
@@ -140,11 +141,18 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
     give_up = anytime(s, seat, only)
     if give_up and give_up[0] not in out:
         out += give_up
-    if seat == KEEPER and only is None and hero is None and s["phase"] == turns.MONSTER_MOVES:
-        # The list handed out, beside the blocks it was made of: the simulator steers among
-        # the creatures' moves by block when it is handed this very list (``sim.py``).
+    if only is None and hero is None:
         w = reader(s)
-        w.memo["keeper_list"] = (out, len(out))
+        if seat == KEEPER and s["phase"] == turns.MONSTER_MOVES:
+            # The list handed out, beside the blocks it was made of: the simulator steers among
+            # the creatures' moves by block when it is handed this very list (``sim.py``).
+            w.memo["keeper_list"] = (out, len(out))
+        else:
+            # The actions listed, but moves (``_listed_move`` checks those against their walks),
+            # kept for ``check``: a listed action is usually sent next.  Copied, as the list
+            # leaves the engine and its holder may edit it.  (Not the Keeper's movement list:
+            # it is moves but for a few actions cheap to list again.)
+            w.memo[("listed", seat)] = [copy_json(a) for a in out if a["type"] != "move"]
     return out
 
 
@@ -228,9 +236,13 @@ def check(s: State, seat: str, action: Any) -> Action:
         return action
     focus = action.get("hero") if isinstance(action.get("hero"), str) else action.get("figure")
     focus = focus if isinstance(focus, str) else None
+    memo = reader(s).memo
+    # Listed (legal lists it, so it is valid): found without building the list's part again.
+    full = memo.get(("listed", seat))
+    if full is not None and is_listed(action, full):
+        return action
     # The part of the list the action could be in, kept with the state's read-only Work: the
     # server and the tests validate several actions of one kind against the same state.
-    memo = reader(s).memo
     key = ("legal", seat, kind, focus)
     listed = memo.get(key)
     if listed is None:

@@ -163,6 +163,26 @@ class State(TypedDict):
 _NESTED = ("heroes", "artifacts", "obstacles")
 
 
+# The state's lists, by what they hold: plain values (ids, cells), or dicts each copied once.
+# Named rather than found by type at every clone (tests/games/dorn/test_copies.py checks them
+# against ``State``).
+_PLAIN_LISTS = (
+    "rng",
+    "tokens",
+    "treasure_deck",
+    "treasure_discard",
+    "blessing_deck",
+    "blessing_discard",
+    "ritual_deck",
+    "ritual_hand",
+    "ritual_discard",
+    "rituals_in_play",
+    "seen_strong",
+    "done",
+)
+_DICT_LISTS = ("attacks", "queue", "undo")
+
+
 def clone(state: State) -> State:
     # Walked generically (by key, over every list): typed as a plain dict here.
     src = cast(dict[str, Any], state)
@@ -175,10 +195,10 @@ def clone(state: State) -> State:
         h["mv"] = list(h["mv"])
         h["used"] = list(h["used"])
     s["zorkal"] = dict(state["zorkal"])
-    for key, value in src.items():
-        if type(value) is list:
-            # Lists hold plain values (ids, cells) or, like ``attacks``, only dicts.
-            s[key] = [dict(v) for v in value] if value and type(value[0]) is dict else value[:]
+    for key in _PLAIN_LISTS:
+        s[key] = src[key][:]
+    for key in _DICT_LISTS:
+        s[key] = [dict(v) for v in src[key]]
     s["bag"] = dict(state["bag"])
     s["blessings"] = dict(state["blessings"])
     s["summon"] = dict(state["summon"])

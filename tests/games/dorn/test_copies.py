@@ -89,3 +89,33 @@ def test_setup_events_tell_the_deal_the_starting_monsters_and_the_first_keeper_t
     assert setup.events[0].data["seats"] == s["seats"]
     setup.events[0].data["seats"]["heroes_1"].clear()
     assert s["seats"]["heroes_1"] == TIE_BREAK[:2]
+
+
+def test_the_clone_copies_every_list_of_the_state():
+    """``state.clone`` names the state's lists instead of looking for them at every apply: every
+    list-typed key of ``State`` is named, once, and a clone shares none of them."""
+    from backend.games.dorn import state as dorn_state
+
+    named = dorn_state._PLAIN_LISTS + dorn_state._DICT_LISTS
+    lists = {k for k, v in dorn_state.State.__annotations__.items() if str(v).startswith("ForwardRef('list[")}
+    assert sorted(named) == sorted(lists)
+    s = keeper_movement()
+    copy = dorn_state.clone(s)
+    assert all(copy[k] is not s[k] and copy[k] == s[k] for k in named)
+
+
+def test_check_keeps_its_own_copy_of_the_list():
+    """``check`` finds a listed action in the copy ``legal`` kept (``actions.legal``): editing
+    the list handed out makes no action listed."""
+    import pytest
+
+    from backend.engine.core import IllegalAction
+
+    s = position("z.z......", (6, 8), phase="K1")
+    listed = GAME.legal_actions(s, "keeper")
+    done = next(a for a in listed if a["type"] == "done")
+    done["type"] = "level_zorkal"  # K1 lists it only with the Blood Drops to pay
+    with pytest.raises(IllegalAction):
+        GAME.validate(s, "keeper", {"type": "level_zorkal"})
+    GAME.validate(s, "keeper", {"type": "done"})
+    assert {"type": "level_zorkal"} not in GAME.legal_actions(s, "keeper")
