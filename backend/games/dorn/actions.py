@@ -147,11 +147,12 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
             # The list handed out, beside the blocks it was made of: the simulator steers among
             # the creatures' moves by block when it is handed this very list (``sim.py``).
             w.memo["keeper_list"] = (out, len(out))
-        else:
+        elif s["phase"] != turns.HERO_MOVES or s["prompt"] is not None:
             # The actions listed, but moves (``_listed_move`` checks those against their walks),
             # kept for ``check``: a listed action is usually sent next.  Copied, as the list
-            # leaves the engine and its holder may edit it.  (Not the Keeper's movement list:
-            # it is moves but for a few actions cheap to list again.)
+            # leaves the engine and its holder may edit it.  Not the movement steps' lists (the
+            # Keeper's, the heroes'): moves but for a few actions that are cheap to list again
+            # and cost more to copy at every list than to check once.
             w.memo[("listed", seat)] = [copy_json(a) for a in out if a["type"] != "move"]
     return out
 

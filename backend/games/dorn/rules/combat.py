@@ -322,6 +322,12 @@ def creature_may_target(w: Work, cid: str, hid: str) -> bool:
     raise ValueError(kind["reach"])
 
 
+# The farthest any creature attacks, in Manhattan distance between the nearer cells (content
+# 3.3): adjacent 1, a skeleton's pike 2, a gorgon's shot its range.
+_REACH = max([2] + [int(m["range"]) for m in MONSTERS.values() if m.get("range") is not None])
+_XY = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+
+
 def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -> list[tuple[str, str]]:
     """(creature, hero) pairs the Keeper may declare now (only ``figure``'s when given; only the
     first pair found when ``first``, to ask whether there is any)."""
@@ -332,9 +338,14 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
     if (figure is None or figure == ZORKAL) and w.zorkal_active() and s["zorkal"]["atk"] > 0:
         creatures.append(ZORKAL)
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
+    # Each hero's cells as (x, y): a pair farther apart than any creature reaches is not asked.
+    spots = [[_XY[c] for c in BOARD.footprint[placed(s["heroes"][hid]["cell"])]] for hid in heroes]
     out = []
     for cid in creatures:
-        for hid in heroes:
+        near = [_XY[c] for c in BOARD.footprint[w.creature_cell(cid)]]
+        for hid, spot in zip(heroes, spots, strict=True):
+            if not any(abs(x - hx) + abs(y - hy) <= _REACH for x, y in near for hx, hy in spot):
+                continue
             if creature_may_target(w, cid, hid):
                 out.append((cid, hid))
                 if first:
