@@ -90,6 +90,9 @@ def _hero_seat_list(s: State) -> list[str]:
     return list(s["seats"])
 
 
+KEEPER_ONLY = frozenset({KEEPER})
+
+
 def to_act(s: State) -> frozenset[str]:
     if s["outcome"] is not None:
         return frozenset()
@@ -99,7 +102,7 @@ def to_act(s: State) -> frozenset[str]:
         return frozenset({s["prompt"]["seat"]})
     phase = s["phase"]
     if phase in turns.KEEPER_PHASES:
-        return frozenset({KEEPER})
+        return KEEPER_ONLY
     w = reader(s)
     found = w.memo.get("to_act")
     if found is None:

@@ -94,6 +94,8 @@ def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> 
     return out
 
 
+BATS = turns.BAT_TYPES
+
 Block = tuple[str, bool, "_Walk | None"]  # a creature, whether bat form is listed, its walk
 
 
@@ -130,7 +132,8 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
                 or blocked & walk.looked != walk.snapshot
             ):
                 walk = _creature_walk(w, walks, mid, m["cell"], mv)
-        out.append((mid, not m["moved"] and turns.can_bat(m), walk))
+        # ``turns.can_bat``, the vampire's test first: most creatures are not.
+        out.append((mid, m["type"] in BATS and turns.can_bat(m), walk))
     z = s["zorkal"]
     if w.zorkal_active() and z["mv"] > 0:
         out.append((ZORKAL, False, _creature_walk(w, walks, ZORKAL, z["cell"], z["mv"])))

@@ -161,7 +161,10 @@ def keeper_has_choice(w: Work) -> bool:
 
 def can_bat(m: MonsterState) -> bool:
     """Bat form is declared in K3 before the vampire's first step (content 3.2)."""
-    return "bat_move" in MONSTERS[m["type"]] and not m["moved"] and not m["bat"] and not m["frozen"]
+    return m["type"] in BAT_TYPES and not m["moved"] and not m["bat"] and not m["frozen"]
+
+
+BAT_TYPES = frozenset(t for t, kind in MONSTERS.items() if "bat_move" in kind)  # the vampire
 
 
 def end_keeper_phase(w: Work) -> None:
