@@ -98,3 +98,33 @@ def test_walks_pass_from_a_reader_to_the_next_state_only():
     seat = sorted(GAME.to_act(state))[0]
     after = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0]).state
     assert reader(after).walks is before.walks is not None
+
+
+def test_every_listed_action_is_in_the_part_of_the_list_check_builds():
+    """``check`` accepts an action found in the copy of the list ``legal`` kept (``actions.legal``)
+    without building the part of the list the action could be in: the same answer only if every
+    listed action is in its part.  Checked at every step of seeded games, every seat's list."""
+    from backend.games.dorn import actions
+
+    parts = 0
+    for seed in (4001, 4002, 4003):
+        state = GAME.initial_state(seed_from_int(seed), _options(seed))
+        rng = driver_rng(seed)
+        seats = [s.seat for s in GAME.seats(state["options"])]
+        while GAME.outcome(state) is None:
+            for seat in seats:
+                found: dict[tuple, list] = {}
+                for a in GAME.legal_actions(state, seat):
+                    if a["type"] == "move":
+                        continue
+                    focus = a.get("hero") if isinstance(a.get("hero"), str) else a.get("figure")
+                    focus = focus if isinstance(focus, str) else None
+                    key = (a["type"], focus)
+                    if key not in found:
+                        found[key] = actions.legal(state, seat, only=a["type"], hero=focus)
+                        parts += 1
+                    assert a in found[key], (seed, seat, a)
+            seat = sorted(GAME.to_act(state))[0]
+            action = GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
+            state = GAME.apply(state, seat, action).state
+    assert parts > 1000
