@@ -128,3 +128,26 @@ def test_every_listed_action_is_in_the_part_of_the_list_check_builds():
             action = GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
             state = GAME.apply(state, seat, action).state
     assert parts > 1000
+
+
+def test_every_hero_destination_is_a_cell_the_hero_may_stop_on():
+    """``hero_destinations`` tests a stop inline (it runs for every cell of every hero's walk):
+    each cell it returns is one ``hero_may_stop`` accepts, so the two cannot drift apart."""
+    checked = 0
+    for seed in SEEDS[:3]:
+        state = GAME.initial_state(seed_from_int(seed), _options(seed))
+        rng = driver_rng(seed)
+        while GAME.outcome(state) is None:
+            w = Work(state)
+            for hid, hero in state["heroes"].items():
+                if hero.get("cell") is None:
+                    continue
+                for cell in movement.hero_destinations(w, hid):
+                    assert movement.hero_may_stop(w, hid, cell), (seed, hid, cell)
+                    checked += 1
+            seats = sorted(GAME.to_act(state))
+            seat = seats[rng.below(len(seats))]
+            state = GAME.apply(
+                state, seat, GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
+            ).state
+    assert checked > 1000
