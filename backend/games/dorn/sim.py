@@ -266,7 +266,10 @@ def _sort_block(
     inside = at in CHAMBER
     depth = CHAMBER_DEPTH[at] if inside else -1
     dist = _creature_distances(targets, kind, gate)
-    here = dist.get(at)
+    # Walked out only as far as ``at``: every cell nearer than it is known then, and only those
+    # count as closer (below); a creature in the chamber only goes deeper.
+    here = None if inside else dist.reach(at)
+    found = dist.found
     engage: list[tuple[int, int]] = []
     deeper: list[tuple[int, int]] = []
     closer: list[tuple[int, int]] = []
@@ -285,7 +288,7 @@ def _sort_block(
         elif inside:
             continue
         elif here is not None:
-            near = dist.get(cell)
+            near = found.get(cell)
             if near is not None and near < here and (best is None or near <= best):
                 if best is None or near < best:
                     closer, best = [], near
@@ -376,7 +379,7 @@ _CREATURE_WAYS = {gate: _ways(BOARD.creature_terrain, gate) for gate in (False, 
 _HERO_WAYS = {gate: _ways(BOARD.hero_terrain, gate) for gate in (False, True)}
 
 
-def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> dict[int, int]:
+def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> _Distances:
     """Walking distance of a creature (empty board, pads link) to the nearest cell it could
     attack a hero from."""
     key = (hero_cells, kind, gate)
@@ -385,14 +388,45 @@ def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> d
         return found
     melee, pike, shot = _engagement(hero_cells)
     goal = pike if kind == "pike" else shot if kind == "shot" else melee
-    found = _walk_out([c for c in goal if BOARD.creature_terrain(c, gate)], _CREATURE_WAYS[gate])
+    found = _Distances([c for c in goal if BOARD.creature_terrain(c, gate)], _CREATURE_WAYS[gate])
     if len(_CDIST) > 3000:
         _CDIST.clear()
     _CDIST[key] = found
     return found
 
 
-_CDIST: dict[tuple[tuple[int, ...], str, bool], dict[int, int]] = {}
+class _Distances:
+    """``_walk_out`` walked only as far as asked: the steering asks a creature's distance, then
+    which of its destinations are nearer, so most of the board is never walked while the heroes
+    stand still.  The same breadth-first order as ``_walk_out``, so the same distances."""
+
+    __slots__ = ("found", "queue", "ways")
+
+    def __init__(self, starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> None:
+        self.found = dict.fromkeys(starts, 0)
+        self.queue = deque(self.found)
+        self.ways = ways
+
+    def reach(self, cell: int) -> int | None:
+        """The distance of ``cell`` (None if it has none), walking on until it is known; then
+        every cell nearer than it is known too."""
+        found, queue, ways = self.found, self.queue, self.ways
+        partner = BOARD.partner
+        while cell not in found and queue:
+            c = queue.popleft()
+            d = found[c] + 1
+            for n in ways[c]:
+                if n not in found:
+                    found[n] = d
+                    queue.append(n)
+                    p = partner.get(n)
+                    if p is not None and p not in found:
+                        found[p] = d
+                        queue.append(p)
+        return found.get(cell)
+
+
+_CDIST: dict[tuple[tuple[int, ...], str, bool], _Distances] = {}
 
 
 def _engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int]]:

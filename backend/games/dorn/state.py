@@ -285,7 +285,8 @@ def hand_over(w: Work, before: Work) -> None:
     each is reused while what it looked at holds (``steps.creature_blocks``): the Keeper's
     movement list is rebuilt incrementally along a game's states."""
     fresh = Work(w.s, copy=False)
-    fresh.adopt_caches(w)
+    # ``w`` is done with: its caches pass on as they are (``adopt_caches`` would copy them).
+    fresh._occ, fresh._blocked, fresh._obst = w._occ, w._blocked, w._obst
     fresh.walks = before.walks if before.walks is not None else {}
     _LAST_READ[0] = (w.s, fresh)
 

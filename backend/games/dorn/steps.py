@@ -38,7 +38,6 @@ from .state import (
     State,
     Work,
     placed,
-    xy,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -85,6 +84,14 @@ def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> 
         blocks = creature_blocks(w)
     else:
         blocks = [b for b in _blocks(w, (focus,) if focus in w.s["monsters"] else ()) if b[0] == focus]
+    if moves and not (bats and any(b[1] for b in blocks)):
+        # No bat form listed (vampires only, before their first step): the moves in one go.
+        return [
+            {"type": "move", "figure": mid, "to": [x, y]}
+            for mid, _bat, walk in blocks
+            if walk is not None
+            for x, y in walk.dests
+        ]
     out: list[Action] = []
     for mid, bat, walk in blocks:
         if bats and bat:
@@ -170,29 +177,35 @@ def _blessings(w: Work, seat: str, only: str | None, focus: str | None) -> list[
 def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list[Action]:
     s = w.s
     out: list[Action] = []
+    # Which parts are built, asked once (the list is rebuilt after every command of the step).
+    undos, moves, picks = wants(only, "undo_move"), wants(only, "move"), wants(only, "pick_up")
+    drops, gives, discards = wants(only, "drop"), wants(only, "give"), wants(only, "discard")
+    items, abilities = wants(only, "use_item"), wants(only, "ability")
+    undone = undo.listed(s, seat) if undos else []
+    heroes = s["heroes"]
     for hid in _mine(w, seat, focus):
-        h = s["heroes"][hid]
-        if wants(only, "undo_move"):
-            out += [a for a in undo.listed(s, seat) if a["hero"] == hid]
-        if wants(only, "move"):
-            out += [{"type": "move", "hero": hid, "to": xy(c)} for c in sorted(destinations(w, hid))]
-        if wants(only, "pick_up"):
+        h = heroes[hid]
+        if undone:
+            out += [a for a in undone if a["hero"] == hid]
+        if moves:
+            out += [{"type": "move", "hero": hid, "to": [x, y]} for x, y in _hero_cells(w, hid)]
+        if picks:
             out += [{"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)]
         carried = treasure.carried(w, hid)
-        if wants(only, "drop"):
+        if drops:
             out += [{"type": "drop", "hero": hid, "artifact": a} for a in carried]
-        if wants(only, "give") and (carried or h["cards"]):
+        if gives and (carried or h["cards"]):
             for other in w.on_board_heroes():
-                if other != hid and heroes_adjacent(placed(h["cell"]), placed(s["heroes"][other]["cell"])):
+                if other != hid and heroes_adjacent(placed(h["cell"]), placed(heroes[other]["cell"])):
                     out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
                     out += [
                         {"type": "give", "hero": hid, "to": other, "card": c} for c in sorted(set(h["cards"]))
                     ]
-        if wants(only, "discard"):
+        if discards and h["cards"]:
             out += [{"type": "discard", "hero": hid, "card": c} for c in sorted(set(h["cards"]))]
-        if wants(only, "use_item"):
+        if items:
             out += treasure.item_uses(w, hid)
-        if wants(only, "ability"):
+        if abilities:
             out += footwork.move_actions(w, hid)
     return out
 
@@ -228,6 +241,11 @@ def destinations(w: Work, hid: str) -> dict[int, int]:
     if dests is None:
         dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
     return dests
+
+
+def _hero_cells(w: Work, hid: str) -> list[tuple[int, int]]:
+    """The hero's destinations as (x, y), in cell order."""
+    return [XY[c] for c in sorted(destinations(w, hid))]
 
 
 def _creature_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget: int) -> _Walk:
