@@ -194,7 +194,7 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequ
     for figure, _bat, walk in blocks:
         if walk is None or not walk.dests:
             continue
-        kind = "melee" if figure == ZORKAL else MONSTERS[monsters[figure]["type"]]["reach"]
+        kind = "melee" if figure == ZORKAL else REACH[monsters[figure]["type"]]
         known = _BLOCKS.get(figure)
         if (
             known is None
@@ -208,13 +208,21 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequ
             sorted_ = _sort_block(walk.cell, walk.dests, kind, targets, gate)
             known = _BLOCKS[figure] = (walk, kind, targets, gate, sorted_)
         ours, deeper, closer = known[4]
+        # ``_Moves.add``, inlined: once per creature and pick.
         if ours:
-            engage.add(figure, ours)
+            engage.runs.append((figure, ours))
+            engage.size += len(ours)
         if deeper:
-            chamber.add(figure, deeper)
+            chamber.runs.append((figure, deeper))
+            chamber.size += len(deeper)
         if closer:
-            approach.add(figure, closer)
+            approach.runs.append((figure, closer))
+            approach.size += len(closer)
     return engage or chamber, approach
+
+
+# Per monster type: its reach ("melee", "pike", "shot").
+REACH: dict[str, str] = {t: str(m["reach"]) for t, m in MONSTERS.items()}
 
 
 class _Moves(Sequence[Action]):

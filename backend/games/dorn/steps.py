@@ -131,14 +131,12 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
         if mv > 0:
             # ``_creature_walk``'s reuse test, inlined: this loop is the hot spot.
             walk = walks.get(mid)
-            if (
-                walk is None
-                or walk.cell != m["cell"]
-                or walk.budget != mv
-                or walk.gate != gate
-                or blocked & walk.looked != walk.snapshot
-            ):
+            if walk is None:
                 walk = _creature_walk(w, walks, mid, m["cell"], mv)
+            else:
+                cell, budget, walk_gate, looked, snapshot, _dests = walk  # one unpack, not six reads
+                if cell != m["cell"] or budget != mv or walk_gate != gate or blocked & looked != snapshot:
+                    walk = _creature_walk(w, walks, mid, m["cell"], mv)
         # ``turns.can_bat``, the vampire's test first: most creatures are not.
         out.append((mid, m["type"] in BATS and turns.can_bat(m), walk))
     z = s["zorkal"]
