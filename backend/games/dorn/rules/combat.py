@@ -338,19 +338,38 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
     if (figure is None or figure == ZORKAL) and w.zorkal_active() and s["zorkal"]["atk"] > 0:
         creatures.append(ZORKAL)
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
-    # Each hero's cells as (x, y): a pair farther apart than any creature reaches is not asked.
-    spots = [[_XY[c] for c in BOARD.footprint[placed(s["heroes"][hid]["cell"])]] for hid in heroes]
+    # Each hero's reach zone: a pair farther apart than any creature reaches is not asked.
+    zones = [_within_reach(placed(s["heroes"][hid]["cell"])) for hid in heroes]
+    footprint = BOARD.footprint
     out = []
     for cid in creatures:
-        near = [_XY[c] for c in BOARD.footprint[w.creature_cell(cid)]]
-        for hid, spot in zip(heroes, spots, strict=True):
-            if not any(abs(x - hx) + abs(y - hy) <= _REACH for x, y in near for hx, hy in spot):
+        cells = footprint[w.creature_cell(cid)]
+        for hid, zone in zip(heroes, zones, strict=True):
+            if zone.isdisjoint(cells):
                 continue
             if creature_may_target(w, cid, hid):
                 out.append((cid, hid))
                 if first:
                     return out
     return out
+
+
+def _within_reach(cell: int) -> frozenset[int]:
+    """The cells within ``_REACH`` (Manhattan) of a figure on ``cell`` (either cell of a pad)."""
+    zone = _ZONES.get(cell)
+    if zone is None:
+        found: set[int] = set()
+        for c in BOARD.footprint[cell]:
+            hx, hy = _XY[c]
+            for dx in range(-_REACH, _REACH + 1):
+                for dy in range(abs(dx) - _REACH, _REACH - abs(dx) + 1):
+                    if BOARD.in_bounds(hx + dx, hy + dy):
+                        found.add((hy + dy) * BOARD.width + hx + dx)
+        zone = _ZONES[cell] = frozenset(found)
+    return zone
+
+
+_ZONES: dict[int, frozenset[int]] = {}  # by cell: at most one entry per board cell
 
 
 def zorkal_attacks(level: int) -> int:
