@@ -2,7 +2,7 @@
 
     python bench/capacity.py [--only idle|tables|storm|audience ...] [--connections 10000]
                              [--tables 200] [--storm 2000] [--spectators 2000] [--rate 10] [--actions 1000]
-                             [--no-tmpfs] [--no-write]
+                             [--no-tmpfs] [--pin] [--no-write]
 
 Starts ``python -m backend serve`` (SQLite file, one process; the file on /dev/shm unless
 ``--no-tmpfs``: this machine's disk stalls a commit for up to half a second now and then, which
@@ -37,6 +37,10 @@ is not what these figures are about) and measures, from this process over loopba
   arrival (presence is coalesced: far fewer than the n connections there means O(n) per arrival).
   The server's own fan-out time per action (commit to every frame handed to its socket) is read
   from its /metrics before and after each half.
+
+``--pin`` puts the server on the first core and this process (with the spectators' process) on
+the others, so that the server's figures are not the load generator's: on a machine of two cores
+the crowd's reader otherwise takes the CPU the server and the players' clients need.
 
 Figures go into the "Capacity" section of bench/README.md with the load average before and after.
 """
@@ -172,6 +176,34 @@ async def fanout_totals(base: str) -> tuple[float, float]:
         text = (await http.get("/metrics")).text
     found = dict(re.findall(r"^dragontable_commit_fanout_seconds_(sum|count) ([0-9.e+-]+)$", text, re.M))
     return float(found.get("sum", 0)), float(found.get("count", 0))
+
+
+async def seats_histogram(base: str) -> dict[float, float]:
+    """The server's own account of the players' path (an action's arrival to the last seat's
+    update handed to its socket), from /metrics: cumulative counts by bucket bound (seconds)."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        text = (await http.get("/metrics")).text
+    found = re.findall(r'^dragontable_action_seats_seconds_bucket\{le="([^"]+)"\} ([0-9.e+-]+)$', text, re.M)
+    return {float(le): float(n) for le, n in found}
+
+
+def histogram_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:
+    """``q``'s quantile, in ms, of what was observed between two reads of a histogram
+    (Prometheus's estimate: linear within the bucket it falls in)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    if total <= 0:
+        return None
+    rank, lower, below = q * total, 0.0, 0.0
+    for bound, cumulative in zip(bounds, counts, strict=True):
+        if cumulative >= rank:
+            if bound == float("inf"):
+                return round(1000 * lower, 2)
+            inside = cumulative - below
+            return round(1000 * (lower + (bound - lower) * ((rank - below) / inside if inside else 1.0)), 2)
+        lower, below = bound, cumulative
+    return None
 
 
 async def play(clients: dict[str, Client], actions: int, rnd: random.Random) -> int:
@@ -436,6 +468,7 @@ async def phase_audience(
 
     async def run(watched: bool) -> dict[str, Any]:
         spent, counted = await fanout_totals(server.base_url)
+        seats_before = await seats_histogram(server.base_url)
         latencies: list[float] = []
         per_connection = 0.0  # frames per action and connection, summed over the tables
         arrivals = tables = 0
@@ -445,6 +478,7 @@ async def phase_audience(
             arrivals += arrival_frames
             tables += 1
         spent_after, counted_after = await fanout_totals(server.base_url)
+        seats_after = await seats_histogram(server.base_url)
         return {
             "spectators": spectators if watched else 0,
             "actions": len(latencies),
@@ -452,6 +486,9 @@ async def phase_audience(
             "players_p50_ms": round(quantile(latencies, 0.5), 2),
             "players_p99_ms": round(quantile(latencies, 0.99), 2),
             "server_fanout_ms_per_action": round(1000 * (spent_after - spent) / max(1, counted_after - counted), 2),
+            # The same path timed inside the server, without the clients' share of the cores.
+            "server_seats_p50_ms": histogram_quantile(seats_before, seats_after, 0.5),
+            "server_seats_p99_ms": histogram_quantile(seats_before, seats_after, 0.99),
             "frames_per_action_per_connection": round(per_connection / len(latencies), 3),
             "arrival_frames_per_arrival": round(arrivals / (tables * spectators), 3) if watched else None,
         }
@@ -473,6 +510,12 @@ async def phase_audience(
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     # The database on tmpfs where there is one: this machine's disk stalls a commit now and then
     # for up to half a second, which decided the players' p99 with or without spectators.
+    cores = sorted(os.sched_getaffinity(0))
+    if args.pin and len(cores) > 1:
+        # The server (and every thread it makes) on the first core, this load generator and
+        # the spectators' process on the others: the server's figures are then its own, not
+        # the load generator's, which stands for clients on other machines.
+        os.sched_setaffinity(0, cores[:1])
     shm = Path("/dev/shm")
     tmp = Path(tempfile.mkdtemp(prefix="dt-capacity-", dir=shm if args.tmpfs and shm.is_dir() else None))
     server = ServerProcess(
@@ -480,7 +523,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         env={"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600", **dict(kv.split("=", 1) for kv in args.server_env)},
         log_path=tmp / "server.log",
     ).start(timeout=120)
-    result: dict[str, Any] = {"load_average": [round(os.getloadavg()[0], 2)], "cores": os.cpu_count()}
+    pinned = args.pin and len(cores) > 1
+    if pinned:
+        os.sched_setaffinity(0, cores[1:])
+    result: dict[str, Any] = {
+        "load_average": [round(os.getloadavg()[0], 2)],
+        "cores": os.cpu_count(),
+        "pinned": f"server on core {cores[0]}, load generator on {cores[1:]}" if pinned else None,
+    }
     try:
         await asyncio.sleep(1.0)
         result["empty_server_rss_kib"] = rss_kib(server.pid)
@@ -506,8 +556,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 def write_readme(r: dict[str, Any]) -> None:
     lines = [
         BEGIN,
-        f"Last run of `python bench/capacity.py`: one server process (SQLite), {r['cores']} cores shared "
-        f"with the load generator, load average {r['load_average'][0]} → {r['load_average'][-1]}; "
+        f"Last run of `python bench/capacity.py`: one server process (SQLite), {r['cores']} cores "
+        + (f"({r['pinned']}: `--pin`)" if r.get("pinned") else "shared with the load generator")
+        + f", load average {r['load_average'][0]} → {r['load_average'][-1]}; "
         f"empty server {r['empty_server_rss_kib']} KiB resident.",
         "",
         "| measure | figure | baseline in the same run | goal |",
@@ -537,6 +588,10 @@ def write_readme(r: dict[str, Any]) -> None:
                      f"({w['actions']} actions, {w['tables']} tables) | "
                      f"{w['players_p50_ms']} / {w['players_p99_ms']} ms | {al['players_p50_ms']} / {al['players_p99_ms']} ms alone "
                      f"(ratio {a['p99_ratio']}) | p99 within 20 % |")  # fmt: skip
+        if w.get("server_seats_p99_ms") is not None:
+            lines.append(f"| the players' path inside the server (arrival to the last seat's frame handed to its socket), p50 / p99 "
+                         f"from /metrics' buckets, {w['spectators']} spectators | {w['server_seats_p50_ms']} / {w['server_seats_p99_ms']} ms | "
+                         f"{al['server_seats_p50_ms']} / {al['server_seats_p99_ms']} ms alone | – |")  # fmt: skip
         lines.append(f"| server's fan-out per action (commit to every frame handed to its socket), {w['spectators']} spectators | "
                      f"{w['server_fanout_ms_per_action']} ms | {al['server_fanout_ms_per_action']} ms alone | – |")  # fmt: skip
         lines.append(f"| frames per action and connection, {w['spectators']} spectators | {w['frames_per_action_per_connection']} | "
@@ -568,6 +623,7 @@ def main() -> int:
     p.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                    help="a setting of the server under test, e.g. DRAGONTABLE_WS_IMPL=websockets-sansio")  # fmt: skip
     p.add_argument("--no-tmpfs", dest="tmpfs", action="store_false", help="the database on disk (/tmp)")
+    p.add_argument("--pin", action="store_true", help="the server on one core, the load generator on the others")
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
     result = asyncio.run(main_async(args))

@@ -8,6 +8,7 @@ of the master's ``TableRuntime``); the master calls it with its lock held, after
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
 from backend.engine.core import Game, SharedViews
@@ -85,11 +86,12 @@ def welcome(t: Table, conn: Connection, missed: list[dict[str, Any]]) -> None:
     conn.send(message)
 
 
-def fan_out(t: Table, applied: Applied) -> None:
+def fan_out(t: Table, applied: Applied) -> float:
     """Each audience's view and legal actions are built once, each distinct frame is encoded
     once and the same text goes to every connection it fits (all spectators share one); a
     connection that takes patches is sent what changed since what it was last sent, when
-    that is shorter (play/audience.py)."""
+    that is shorter (play/audience.py).  Returns when (``perf_counter``) the seats' frames were
+    all handed to their sockets, before the crowd's: the players' path (metrics)."""
     deadline = t.clock.deadline()
     to_act = sorted(t.clock.to_act)
     public = all(e.to is None for e in applied.events)
@@ -122,6 +124,8 @@ def fan_out(t: Table, applied: Applied) -> None:
 
     for conn in seated:
         send(conn)
+    seated_at = time.perf_counter()
     crowd = list(present.watching)
     for conn in crowd if side is None else [c for c in crowd if c not in side]:
         send(conn)
+    return seated_at

@@ -428,8 +428,9 @@ class TableRuntime:
             metrics.timeouts.inc()
         if conn is not None:
             conn.send(protocol.ack(aid, seq))
-        self._advance(transition, seat, aid, auto)
+        seated = self._advance(transition, seat, aid, auto)
         metrics.fanout_seconds.observe(time.perf_counter() - committed)
+        metrics.seats_seconds.observe(seated - arrived)
         self.tables.publish(
             self.id,
             {
@@ -444,8 +445,9 @@ class TableRuntime:
         )
         return True
 
-    def _advance(self, transition: Transition[Any], seat: str, aid: str, auto: bool) -> None:
-        """The state moves to the next committed seq; everyone hears of it."""
+    def _advance(self, transition: Transition[Any], seat: str, aid: str, auto: bool) -> float:
+        """The state moves to the next committed seq; everyone hears of it.  Returns when (the
+        ``perf_counter``) the last seat's update was handed to its socket."""
         self.state = transition.state
         self.seq += 1
         self.record.seq = self.seq
@@ -463,11 +465,12 @@ class TableRuntime:
                      extra={"table": self.id, "seq": self.seq, "result": outcome.result})  # fmt: skip
         self.clock.refresh(self.state, self.live, actor=seat)
         self.reschedule()
-        frames.fan_out(self, applied)
+        seated = frames.fan_out(self, applied)
         if outcome is not None:
             self.broadcast(self.finished_message())
             # The spectators' channel opens to the seats now that the game is over.
             self.tables.spawn(self.talk.send_history(list(self.connections.seated)))
+        return seated
 
     async def catch_up(self) -> None:
         """Read what other workers committed that this replica has not heard of."""

@@ -50,6 +50,13 @@ async def test_metrics_and_json_logs_after_a_real_game(tmp_path: Path) -> None:
         assert after[("dragontable_actions_refused_total", (("code", "stale"),))] == 1
         assert after[("dragontable_action_commit_seconds_count", ())] == len(acked)
         assert after[("dragontable_commit_fanout_seconds_count", ())] == len(acked)
+        # The players' path (arrival to the seats' frames) is timed for every action too, and
+        # it is part of the arrival-to-everyone time: never longer than commit + fan-out.
+        assert after[("dragontable_action_seats_seconds_count", ())] == len(acked)
+        seats_sum = after[("dragontable_action_seats_seconds_sum", ())]
+        assert 0 < seats_sum <= (
+            after[("dragontable_action_commit_seconds_sum", ())] + after[("dragontable_commit_fanout_seconds_sum", ())]
+        )
         assert sum(v for (name, _), v in after.items() if name == "dragontable_commit_batch_size_sum") == len(acked)
         record = api.export(tid)
         for c in [*seats.values(), watcher]:
