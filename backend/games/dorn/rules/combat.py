@@ -255,6 +255,12 @@ def hero_attack_reaches(w: Work, hid: str, attack: dict[str, Any], cid: str) -> 
     raise ValueError(reach_kind)
 
 
+# The farthest a hero's attack of each kind reaches, in Manhattan distance (``hero_attack_reaches``):
+# fixed for adjacent and pike; a shot's and a spell's range (a magic path is never shorter).
+_HERO_REACH = {"adjacent": 1, "pike": 2}
+_RANGED = ("shot", "magic")
+
+
 def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
     """(attack id, target id) pairs the hero may use now in H3: an action left (``attacks_of``)."""
     s = w.s
@@ -276,12 +282,23 @@ def attacks_of(w: Work, hid: str, attacks: list[dict[str, Any]]) -> list[tuple[s
     creatures = list(s["monsters"])
     if w.zorkal_active():
         creatures.append(ZORKAL)
+    footprint = BOARD.footprint
+    cells = [footprint[w.creature_cell(cid)] for cid in creatures]
     out = []
     for attack in attacks:
         if attack["life_cost"] and h["life"] < attack["life_cost"] + 1:
             continue
-        for cid in creatures:
+        # A creature farther than the attack reaches in Manhattan distance is not asked: each kind
+        # of reach is at most that far (adjacent 1, pike 2, a shot its range, magic a path).
+        reach_kind = attack["reach"]
+        radius = _HERO_REACH.get(reach_kind) or (
+            int(attack["range"][h["level"] - 1]) if reach_kind in _RANGED else None
+        )
+        zone = _within(placed(h["cell"]), radius) if radius is not None else None
+        for cid, on in zip(creatures, cells, strict=True):
             if cid == ZORKAL and not attack["zorkal"]:
+                continue
+            if zone is not None and zone.isdisjoint(on):
                 continue
             if hero_attack_reaches(w, hid, attack, cid):
                 out.append((attack["id"], cid))
@@ -339,7 +356,7 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
         creatures.append(ZORKAL)
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
     # Each hero's reach zone: a pair farther apart than any creature reaches is not asked.
-    zones = [_within_reach(placed(s["heroes"][hid]["cell"])) for hid in heroes]
+    zones = [_within(placed(s["heroes"][hid]["cell"]), _REACH) for hid in heroes]
     footprint = BOARD.footprint
     out = []
     for cid in creatures:
@@ -354,22 +371,23 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
     return out
 
 
-def _within_reach(cell: int) -> frozenset[int]:
-    """The cells within ``_REACH`` (Manhattan) of a figure on ``cell`` (either cell of a pad)."""
-    zone = _ZONES.get(cell)
+def _within(cell: int, radius: int) -> frozenset[int]:
+    """The cells within ``radius`` (Manhattan) of a figure on ``cell`` (either cell of a pad)."""
+    zone = _ZONES.get((cell, radius))
     if zone is None:
         found: set[int] = set()
         for c in BOARD.footprint[cell]:
             hx, hy = _XY[c]
-            for dx in range(-_REACH, _REACH + 1):
-                for dy in range(abs(dx) - _REACH, _REACH - abs(dx) + 1):
+            for dx in range(-radius, radius + 1):
+                for dy in range(abs(dx) - radius, radius - abs(dx) + 1):
                     if BOARD.in_bounds(hx + dx, hy + dy):
                         found.add((hy + dy) * BOARD.width + hx + dx)
-        zone = _ZONES[cell] = frozenset(found)
+        zone = _ZONES[(cell, radius)] = frozenset(found)
     return zone
 
 
-_ZONES: dict[int, frozenset[int]] = {}  # by cell: at most one entry per board cell
+# By (cell, radius): at most a few radii (the reaches of the attacks) per board cell.
+_ZONES: dict[tuple[int, int], frozenset[int]] = {}
 
 
 def zorkal_attacks(level: int) -> int:
