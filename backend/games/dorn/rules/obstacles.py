@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..board import BOARD, WALL
 from ..catalog import HEROES, OBSTACLE_KINDS, OBSTACLE_LIFE, OBSTACLE_TOKENS
-from ..state import Work, cell_name, xy
+from ..state import Work, cell_name, placed, xy
 from . import reach
 from .movement import creature_may_enter
 
@@ -78,7 +78,18 @@ def placeable(w: Work) -> list[int]:
     """Every cell ``can_place`` accepts now, in reading order (the order prompts list them in)."""
     if supply(w) <= 0:
         return []
-    return [c for c in _CANDIDATES if can_place(w, c)]
+    # ``can_place`` for every candidate, its tests gathered into sets once (R11 lists every cell).
+    s = w.s
+    taken = set(s["tokens"])
+    taken.update(a["cell"] for a in s["artifacts"].values() if a["carrier"] is None)
+    taken.update(w.occupancy())
+    taken.update(w.obstacle_cells())
+    footprint, neighbours = BOARD.footprint, BOARD.neighbours
+    for hid in w.on_board_heroes():
+        for hc in footprint[placed(s["heroes"][hid]["cell"])]:
+            taken.update(neighbours[hc])  # next to a hero (candidates are never walls: ``reach.adjacent``)
+    gate = s["gate"]
+    return [c for c in _CANDIDATES if c not in taken and BOARD.creature_terrain(c, gate)]
 
 
 def fits(w: Work) -> bool:
