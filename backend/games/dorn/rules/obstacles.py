@@ -80,7 +80,7 @@ def placeable(w: Work) -> list[int]:
         return []
     # ``can_place`` for every candidate, its tests gathered into sets once (R11 lists every cell).
     s = w.s
-    taken = set(s["tokens"])
+    taken: set[int | None] = set(s["tokens"])
     taken.update(a["cell"] for a in s["artifacts"].values() if a["carrier"] is None)
     taken.update(w.occupancy())
     taken.update(w.obstacle_cells())
