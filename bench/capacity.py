@@ -373,9 +373,15 @@ def watchers_main(n: int, pipe: Any) -> None:
     """The spectators' side of ``audience``, in a process of its own (so that reading the crowd's
     frames does not delay reading the players' in one event loop: the players' latency is the
     server's, not the load generator's). For each table it is sent: ``n`` sockets watch it.
-    Niced: the crowd stands for clients on other machines, so on this shared machine it reads
-    with the time the server and the players' clients leave (the next action waits for it)."""
+    Niced, and under ``SCHED_IDLE`` where Linux has it: the crowd stands for clients on other
+    machines, so on this shared machine it reads with the time the server and the players'
+    clients leave (the next action waits for it)."""
     os.nice(WATCHER_NICE)
+    if hasattr(os, "SCHED_IDLE"):
+        # Lower still: run only when no other process wants the core, so that the players'
+        # clients are never kept waiting by the crowd's reading (on separate machines they
+        # would not be); the next action still waits for the crowd.
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     asyncio.run(_watch(n, pipe))
 
 
