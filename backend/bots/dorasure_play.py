@@ -139,6 +139,13 @@ def joined(state: Any, seat: Seat) -> bool:
     return prompt is not None and prompt["kind"] in JOINED and state.phase != BATTLE
 
 
+def turn_mark(state: Any) -> int:
+    """Where the paired search deals the dice again (``Playbook.resync``): each hero's turn, so
+    that every candidate's rollout throws the same movement dice (and so the same 6s on the
+    meter) from the next turn on, however many dice its own turn took."""
+    return int(state.turn)
+
+
 PLAYBOOK = Playbook(
     steady=steady,
     side=lambda seat: HEROES,
@@ -149,4 +156,5 @@ PLAYBOOK = Playbook(
     options=options,
     paired=True,
     joined=joined,
+    resync=turn_mark,
 )

@@ -20,6 +20,12 @@
   after one of its root actions) is searched together with that action, as pairs (Dorasure: the
   action taken where a move ends, the resources spent on an action's roll); None (the default)
   never.
+* ``resync(state)``: for the paired search in a game that forks (``engine.core.Fork``), a mark
+  of where the rollouts deal the dice again: each time it changes, the rollout's state is
+  forked from a seed made of the sample's and the mark, so every candidate's rollout throws the
+  same dice from there on (Dorasure: each hero's turn), whatever dice the candidates used
+  before. None (the default): the dice run on from the sample's seed, and two candidates that
+  threw different numbers of dice throw different dice ever after.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ class Playbook:
     options: Callable[[Any, Seat, list[Action]], list[Action]] = lambda state, seat, legal: legal
     paired: bool = False
     joined: Callable[[Any, Seat], bool] | None = None
+    resync: Callable[[Any], int] | None = None
 
 
 def never_gives_up(state: Any, seat: Seat, legal: list[Action]) -> Action | None:

@@ -30,12 +30,13 @@ race is over the pairs: a Dorasure move with each action open where it ends.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Sequence
 from typing import Any
 
-from backend.engine.core import Action, Game, IllegalAction, Seat
+from backend.engine.core import Action, Fork, Game, IllegalAction, Seat
 from backend.engine.rng import Rng
 
 from .belief import Belief
@@ -176,7 +177,7 @@ class StrongBot:
         while True:
             seed = b"".join(rng.next_u64().to_bytes(8, "little") for _ in range(4))
             for i in scores:
-                scores[i].append(self._play_out(state, seat, plans[i], Rng(seed)))
+                scores[i].append(self._play_out(state, seat, plans[i], Rng(seed), dice=seed))
             rollouts += len(scores)
             self.last_iterations, self.last_samples = rollouts, self.last_samples + 1
             _drop_trailing(scores, steady)
@@ -217,8 +218,11 @@ class StrongBot:
             plans += [(action, answer) for answer in follow]
         return plans, steady
 
-    def _play_out(self, state: Any, seat: Seat, plan: tuple[Action, ...], rng: Rng) -> float:
-        """The score, for ``seat``'s side, of ``plan`` followed by the steady rollout."""
+    def _play_out(
+        self, state: Any, seat: Seat, plan: tuple[Action, ...], rng: Rng, dice: bytes | None = None
+    ) -> float:
+        """The score, for ``seat``'s side, of ``plan`` followed by the steady rollout (its dice
+        dealt again from ``dice`` at each of the playbook's ``resync`` marks)."""
         game, book = self.game, self.book
         try:
             after = game.apply(state, seat, plan[0]).state
@@ -229,7 +233,7 @@ class StrongBot:
                 after = game.apply(after, seat, action).state
             except IllegalAction:
                 break  # not open in this sample: the rollout answers for it
-        return book.score(self._rollout(after, rng, origin=state), book.side(seat))
+        return book.score(self._rollout(after, rng, origin=state, dice=dice), book.side(seat))
 
     # -- one iteration ------------------------------------------------------------------------
 
@@ -288,17 +292,33 @@ class StrongBot:
         prior = sum(c.total for c in known) / sum(c.visits for c in known)
         return max(known, key=lambda c: c.ucb(prior)), False
 
-    def _rollout(self, state: Any, rng: Rng, origin: Any = None) -> Any:
+    def _rollout(self, state: Any, rng: Rng, origin: Any = None, dice: bytes | None = None) -> Any:
         game, book = self.game, self.book
         origin = state if origin is None else origin
+        resync = book.resync if dice is not None and isinstance(game, Fork) else None
+        mark = resync(origin) if resync is not None else None  # the sample's: a candidate may pass it
         for _ in range(book.horizon):
-            if game.outcome(state) is not None or book.settled(state, origin):
+            if game.outcome(state) is not None:
+                break
+            if resync is not None and resync(state) != mark:
+                # Common random numbers kept in step: the candidates' rollouts reach this mark
+                # after different dice, and from here throw the same ones again.
+                assert dice is not None and isinstance(game, Fork)
+                mark = resync(state)
+                state = game.fork_state(state, _dice_seed(dice, mark))
+            if book.settled(state, origin):
                 break
             actors = sorted(game.to_act(state))
             actor = actors[rng.below(len(actors))]
             legal = game.legal_actions(state, actor)
             state = game.apply(state, actor, book.steady(state, actor, legal, rng)).state
         return state
+
+
+def _dice_seed(sample: bytes, mark: int) -> bytes:
+    """The seed the rollouts of one sample deal their dice from at ``mark``: the same for every
+    candidate, another for every mark and sample."""
+    return hashlib.blake2b(b"resync:" + sample + mark.to_bytes(8, "little", signed=True), digest_size=32).digest()
 
 
 def _differences(a: list[float], b: list[float]) -> tuple[float, float]:

@@ -3,6 +3,7 @@
 state for a view; the strong level keeps to its time budget on the clock it is handed, and finds
 a win the steady pick may miss."""
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -263,6 +264,39 @@ def test_paired_candidates_share_the_dice():
     first = [strong._play_out(sample, seat, (a,), Rng(seed)) for a in legal]
     again = [strong._play_out(sample, seat, (a,), Rng(seed)) for a in legal]
     assert len(legal) > 1 and first == again
+
+
+def test_paired_rollouts_throw_the_same_dice_from_the_next_turn():
+    """``Playbook.resync``: two candidates that throw different numbers of dice in their own turn
+    (an Adventure against a rest) reach the next hero's turn with the dice dealt again from the
+    sample's seed and the turn, so from there both throw the same dice (the state's seed and
+    counter are all the dice depend on); without the resync they would run on from where each
+    candidate left the sample's stream."""
+    for steps in range(200):
+        state, told = mid_game(DORASURE, 8, FOUR, steps)
+        seat = sorted(DORASURE.to_act(state))[0]
+        legal = DORASURE.legal_actions(state, seat)
+        kinds = {a["type"] for a in legal}
+        if state.phase != dorasure_play.BATTLE and {"adventure", "end_turn"} <= kinds:
+            break
+    else:
+        pytest.fail("no Adventure-or-end-turn choice in the first 200 steps")
+    sample = Belief(DORASURE, DORASURE.view(state, seat), seat, told[seat]).checked_sample(Rng(seed_from_int(3)))
+    # Rollouts cut as the next hero's turn begins, to look at what that turn throws from.
+    book = dataclasses.replace(dorasure_play.PLAYBOOK, settled=lambda s, origin: s.turn > origin.turn)
+    strong = search.StrongBot(DORASURE, book)
+    seed = seed_from_int(4)
+    ends = {}
+    for kind in ("adventure", "end_turn"):
+        action = next(a for a in legal if a["type"] == kind)
+        after = DORASURE.apply(sample, seat, action).state
+        synced = strong._rollout(after, Rng(seed), origin=sample, dice=seed)
+        unsynced = strong._rollout(after, Rng(seed), origin=sample)
+        assert synced.turn == unsynced.turn == sample.turn + 1 and synced.result is None
+        ends[kind] = (synced.seed, synced.counter), (unsynced.seed, unsynced.counter)
+    (adventured, adventured_on), (ended, ended_on) = ends["adventure"], ends["end_turn"]
+    assert adventured == ended and adventured[0] != sample.seed
+    assert adventured_on[1] > ended_on[1]  # the Adventure's dice were drawn from the same stream
 
 
 def test_a_move_is_searched_with_the_action_where_it_ends():
