@@ -169,11 +169,15 @@ async def healthz_times(base: str, n: int = 50) -> list[float]:
     return times
 
 
+async def metrics_text(base: str) -> str:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        return (await http.get("/metrics")).text
+
+
 async def fanout_totals(base: str) -> tuple[float, float]:
     """The server's own account of its fan-out (commit to every connection's frame handed to
     its socket): seconds in all and actions, from /metrics."""
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        text = (await http.get("/metrics")).text
+    text = await metrics_text(base)
     found = dict(re.findall(r"^dragontable_commit_fanout_seconds_(sum|count) ([0-9.e+-]+)$", text, re.M))
     return float(found.get("sum", 0)), float(found.get("count", 0))
 
@@ -181,8 +185,7 @@ async def fanout_totals(base: str) -> tuple[float, float]:
 async def seats_histogram(base: str) -> dict[float, float]:
     """The server's own account of the players' path (an action's arrival to the last seat's
     update handed to its socket), from /metrics: cumulative counts by bucket bound (seconds)."""
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        text = (await http.get("/metrics")).text
+    text = await metrics_text(base)
     found = re.findall(r'^dragontable_action_seats_seconds_bucket\{le="([^"]+)"\} ([0-9.e+-]+)$', text, re.M)
     return {float(le): float(n) for le, n in found}
 
