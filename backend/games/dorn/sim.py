@@ -356,22 +356,11 @@ CHAMBER_DEPTH = _chamber_depth()
 
 def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> dict[int, int]:
     """Walking distance from the nearest start along ``ways`` (``_ways``: each cell's passable
-    neighbours); a teleport pad reached is its partner reached too (content 1.7.4)."""
-    found = dict.fromkeys(starts, 0)
-    queue = deque(found)
-    partner = BOARD.partner
-    while queue:
-        c = queue.popleft()
-        d = found[c] + 1
-        for n in ways[c]:
-            if n not in found:
-                found[n] = d
-                queue.append(n)
-                p = partner.get(n)
-                if p is not None and p not in found:
-                    found[p] = d
-                    queue.append(p)
-    return found
+    neighbours) to every cell it reaches; a teleport pad reached is its partner reached too
+    (content 1.7.4)."""
+    walk = _Distances(starts, ways)
+    walk.reach(-1)  # no such cell: walks the whole board
+    return walk.found
 
 
 def _ways(passable: Callable[[int, bool], bool], gate: bool) -> tuple[tuple[int, ...], ...]:
@@ -404,9 +393,9 @@ def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> _
 
 
 class _Distances:
-    """``_walk_out`` walked only as far as asked: the steering asks a creature's distance, then
-    which of its destinations are nearer, so most of the board is never walked while the heroes
-    stand still.  The same breadth-first order as ``_walk_out``, so the same distances."""
+    """A breadth-first walk from the nearest start (``_walk_out``), walked only as far as asked:
+    the steering asks a creature's distance, then which of its destinations are nearer, so most
+    of the board is never walked while the heroes stand still."""
 
     __slots__ = ("found", "queue", "ways")
 
