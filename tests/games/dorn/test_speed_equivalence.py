@@ -151,3 +151,29 @@ def test_every_hero_destination_is_a_cell_the_hero_may_stop_on():
                 state, seat, GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
             ).state
     assert checked > 1000
+
+
+def test_placeable_is_every_cell_can_place_accepts():
+    """R11's list (``obstacles.placeable``) gathers ``can_place``'s tests into sets once rather
+    than asking it of every candidate: every 10th state of 3 seeded games, the list is exactly
+    the candidates ``can_place`` accepts, in order, so the two cannot drift apart."""
+    from backend.games.dorn.rules import obstacles
+
+    compared = 0
+    for seed in SEEDS[:3]:
+        state = GAME.initial_state(seed_from_int(seed), _options(seed))
+        rng = driver_rng(seed)
+        step = 0
+        while GAME.outcome(state) is None:
+            if step % 10 == 0:
+                w = Work(state)
+                accepted = [c for c in obstacles._CANDIDATES if obstacles.can_place(w, c)]
+                assert obstacles.placeable(w) == accepted, (seed, step)
+                compared += bool(accepted)
+            seats = sorted(GAME.to_act(state))
+            seat = seats[rng.below(len(seats))]
+            state = GAME.apply(
+                state, seat, GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
+            ).state
+            step += 1
+    assert compared > 100
