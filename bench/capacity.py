@@ -68,11 +68,11 @@ import httpx  # noqa: E402
 import websockets  # noqa: E402
 
 from backend.bots import dorn_play  # noqa: E402
+from bench.capacity_table import write_readme  # noqa: E402
 from bench.seqwait import SeqTracker  # noqa: E402
+from bench.server_metrics import fanout_totals, histogram_quantile, seats_histogram  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess  # noqa: E402
 
-README = ROOT / "bench" / "README.md"
-BEGIN, END = "<!-- capacity:begin -->", "<!-- capacity:end -->"
 HEAD = re.compile(r'\{"type": ?"(\w+)"(?:, ?"seq": ?(\d+))?')
 
 
@@ -167,46 +167,6 @@ async def healthz_times(base: str, n: int = 50) -> list[float]:
             times.append((time.perf_counter() - t0) * 1000)
             await asyncio.sleep(0.01)
     return times
-
-
-async def metrics_text(base: str) -> str:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        return (await http.get("/metrics")).text
-
-
-async def fanout_totals(base: str) -> tuple[float, float]:
-    """The server's own account of its fan-out (commit to every connection's frame handed to
-    its socket): seconds in all and actions, from /metrics."""
-    text = await metrics_text(base)
-    found = dict(re.findall(r"^dragontable_commit_fanout_seconds_(sum|count) ([0-9.e+-]+)$", text, re.M))
-    return float(found.get("sum", 0)), float(found.get("count", 0))
-
-
-async def seats_histogram(base: str) -> dict[float, float]:
-    """The server's own account of the players' path (an action's arrival to the last seat's
-    update handed to its socket), from /metrics: cumulative counts by bucket bound (seconds)."""
-    text = await metrics_text(base)
-    found = re.findall(r'^dragontable_action_seats_seconds_bucket\{le="([^"]+)"\} ([0-9.e+-]+)$', text, re.M)
-    return {float(le): float(n) for le, n in found}
-
-
-def histogram_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:
-    """``q``'s quantile, in ms, of what was observed between two reads of a histogram
-    (Prometheus's estimate: linear within the bucket it falls in)."""
-    bounds = sorted(after)
-    counts = [after[b] - before.get(b, 0.0) for b in bounds]
-    total = counts[-1] if counts else 0.0
-    if total <= 0:
-        return None
-    rank, lower, below = q * total, 0.0, 0.0
-    for bound, cumulative in zip(bounds, counts, strict=True):
-        if cumulative >= rank:
-            if bound == float("inf"):
-                return round(1000 * lower, 2)
-            inside = cumulative - below
-            return round(1000 * (lower + (bound - lower) * ((rank - below) / inside if inside else 1.0)), 2)
-        lower, below = bound, cumulative
-    return None
 
 
 async def play(clients: dict[str, Client], actions: int, rnd: random.Random) -> int:
@@ -560,63 +520,6 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         server.stop()
     result["load_average"].append(round(os.getloadavg()[0], 2))
     return result
-
-
-def write_readme(r: dict[str, Any]) -> None:
-    lines = [
-        BEGIN,
-        f"Last run of `python bench/capacity.py`: one server process (SQLite), {r['cores']} cores "
-        + (f"({r['pinned']}: `--pin`)" if r.get("pinned") else "shared with the load generator")
-        + f", load average {r['load_average'][0]} → {r['load_average'][-1]}; "
-        f"empty server {r['empty_server_rss_kib']} KiB resident.",
-        "",
-        "| measure | figure | baseline in the same run | goal |",
-        "|---|---|---|---|",
-    ]
-    if "idle" in r:
-        i = r["idle"]
-        lines.append(f"| {i['connections']} idle WebSockets: memory each | {i['kib_per_connection']} KiB | "
-                     f"{i['rss_before_kib']} → {i['rss_after_kib']} KiB resident | ≤ 20 KiB |")  # fmt: skip
-        lines.append(f"| `/healthz` p50 / worst with them connected | {i['healthz_during_ms'][0]} / {i['healthz_during_ms'][1]} ms | "
-                     f"{i['healthz_before_ms'][0]} / {i['healthz_before_ms'][1]} ms before | < 50 ms |")  # fmt: skip
-    if "tables" in r:
-        t = r["tables"]
-        for game, goal in (("dorasure", 16), ("dorn", 32)):
-            g = t[game]
-            lines.append(f"| a {game} table at rest ({t['tables']} tables, {g['actions_per_table']} actions each, "
-                         f"after {t.get('warm', 0)} of each game) | "
-                         f"{g['kib_per_table']} KiB | – | ≤ {goal} KiB |")  # fmt: skip
-    if "storm" in r:
-        s = r["storm"]
-        lines.append(f"| reconnect storm: {s['clients']} clients after a SIGKILL and restart | all resynced in "
-                     f"{s['all_resynced_s']} s (p50 {s['resynced_p50_s']} s) | {s['connect_attempts']} connection attempts | ≤ 10 s |")  # fmt: skip
-    if "audience" in r:
-        a = r["audience"]
-        al, w = a["alone"], a["watched"]
-        lines.append(f"| players' p50 / p99 at {a['rate']:g} actions/s with {w['spectators']} spectators "
-                     f"({w['actions']} actions, {w['tables']} tables) | "
-                     f"{w['players_p50_ms']} / {w['players_p99_ms']} ms | {al['players_p50_ms']} / {al['players_p99_ms']} ms alone "
-                     f"(ratio {a['p99_ratio']}) | p99 within 20 % |")  # fmt: skip
-        if w.get("server_seats_p99_ms") is not None:
-            lines.append(f"| the players' path inside the server (arrival to the last seat's frame handed to its socket), p50 / p99 "
-                         f"from /metrics' buckets, {w['spectators']} spectators | {w['server_seats_p50_ms']} / {w['server_seats_p99_ms']} ms | "
-                         f"{al['server_seats_p50_ms']} / {al['server_seats_p99_ms']} ms alone | – |")  # fmt: skip
-        lines.append(f"| server's fan-out per action (commit to every frame handed to its socket), {w['spectators']} spectators | "
-                     f"{w['server_fanout_ms_per_action']} ms | {al['server_fanout_ms_per_action']} ms alone | – |")  # fmt: skip
-        lines.append(f"| frames per action and connection, {w['spectators']} spectators | {w['frames_per_action_per_connection']} | "
-                     f"{al['frames_per_action_per_connection']} alone | O(n): ≈ 1 |")  # fmt: skip
-        lines.append(
-            f"| frames at the table per spectator arrival (presence coalesced) | {w['arrival_frames_per_arrival']} | "
-            f"{w['spectators']} connections there at most | O(n): ≤ n |"
-        )
-    lines += ["", END]
-    body = "\n".join(lines) + "\n"
-    text = README.read_text()
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", body, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n## Capacity\n\n" + body
-    README.write_text(text)
 
 
 def main() -> int:

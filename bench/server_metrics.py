@@ -1,0 +1,48 @@
+"""What bench/capacity.py reads of the server's own account of itself, from ``GET /metrics``:
+the fan-out's totals and the players' path histogram (backend/play/metrics.py)."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+
+async def metrics_text(base: str) -> str:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        return (await http.get("/metrics")).text
+
+
+async def fanout_totals(base: str) -> tuple[float, float]:
+    """The server's own account of its fan-out (commit to every connection's frame handed to
+    its socket): seconds in all and actions, from /metrics."""
+    text = await metrics_text(base)
+    found = dict(re.findall(r"^dragontable_commit_fanout_seconds_(sum|count) ([0-9.e+-]+)$", text, re.M))
+    return float(found.get("sum", 0)), float(found.get("count", 0))
+
+
+async def seats_histogram(base: str) -> dict[float, float]:
+    """The server's own account of the players' path (an action's arrival to the last seat's
+    update handed to its socket), from /metrics: cumulative counts by bucket bound (seconds)."""
+    text = await metrics_text(base)
+    found = re.findall(r'^dragontable_action_seats_seconds_bucket\{le="([^"]+)"\} ([0-9.e+-]+)$', text, re.M)
+    return {float(le): float(n) for le, n in found}
+
+
+def histogram_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:
+    """``q``'s quantile, in ms, of what was observed between two reads of a histogram
+    (Prometheus's estimate: linear within the bucket it falls in)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    if total <= 0:
+        return None
+    rank, lower, below = q * total, 0.0, 0.0
+    for bound, cumulative in zip(bounds, counts, strict=True):
+        if cumulative >= rank:
+            if bound == float("inf"):
+                return round(1000 * lower, 2)
+            inside = cumulative - below
+            return round(1000 * (lower + (bound - lower) * ((rank - below) / inside if inside else 1.0)), 2)
+        lower, below = bound, cumulative
+    return None
