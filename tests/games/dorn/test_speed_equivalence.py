@@ -16,6 +16,7 @@ import pytest
 from backend.engine.playout import driver_rng
 from backend.engine.rng import seed_from_int
 from backend.games.dorn import sim
+from backend.games.dorn.board import BOARD
 from backend.games.dorn.game import GAME
 from backend.games.dorn.rules import movement
 from backend.games.dorn.rules.turns import MONSTER_MOVES
@@ -177,3 +178,35 @@ def test_placeable_is_every_cell_can_place_accepts():
             ).state
             step += 1
     assert compared > 100
+
+
+def test_reach_zones_leave_out_only_targets_out_of_reach(monkeypatch):
+    """Heroes' attacks (H3, ``attacks_of``) and creatures' (K4, ``attack_targets``) ask whether a
+    target is in reach only of figures within the attack's farthest Manhattan reach (``_within``).
+    At every 5th state of 3 seeded games, with every hero, the lists equal those built when the
+    zone is the whole board (every figure asked): the zone never leaves out a target in reach."""
+    from backend.games.dorn.rules import combat
+
+    everywhere = frozenset(range(BOARD.width * BOARD.height))
+    compared = 0
+    for seed in SEEDS[:3]:
+        state = GAME.initial_state(seed_from_int(seed), _options(seed))
+        rng = driver_rng(seed)
+        step = 0
+        while GAME.outcome(state) is None:
+            if step % 5 == 0:
+                w = Work(state)
+                heroes = [hid for hid, h in state["heroes"].items() if h.get("cell") is not None]
+                zoned = [combat.hero_targets(w, hid) for hid in heroes], combat.attack_targets(w)
+                with monkeypatch.context() as m:
+                    m.setattr(combat, "_within", lambda cell, radius: everywhere)
+                    whole = [combat.hero_targets(w, hid) for hid in heroes], combat.attack_targets(w)
+                assert zoned == whole, (seed, step)
+                compared += bool(zoned[1]) + sum(map(bool, zoned[0]))
+            seats = sorted(GAME.to_act(state))
+            seat = seats[rng.below(len(seats))]
+            state = GAME.apply(
+                state, seat, GAME.sim_choice(state, seat, GAME.legal_actions(state, seat), rng)
+            ).state
+            step += 1
+    assert compared > 50
