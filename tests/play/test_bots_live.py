@@ -262,35 +262,42 @@ def test_a_person_who_lets_the_clock_run_out_gets_a_bot_until_they_act(
     assert all(a["seq"] <= back_at for a in bot_moves("ninja"))
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(200)
 def test_a_bot_whose_socket_drops_mid_decision_reconnects_and_plays_on(
     server: ServerProcess, host: Api
 ) -> None:
     """The bot's own connection is cut while it thinks, three times: it says hello again with
-    its last seq, drops the answer it was working out if the table moved, and the game ends
-    with every seq committed once."""
-    table = host.create_table("dorasure", TWO, bot_seconds=0.2)
-    tid = table["id"]
-    tokens = {seat: host.join(tid, seat) for seat in ("ninja", "hunter")}
-    host.start(tid)
+    its last seq, drops the answer it was working out if the table moved, and every game ends
+    with every seq committed once.  The server's dice can end a two-hero game before the third
+    cut: then another table takes the cuts still owed."""
 
-    async def scenario() -> tuple[str, str, int]:
+    async def one_table(owed: int) -> tuple[str, int]:
+        table = host.create_table("dorasure", TWO, bot_seconds=0.2)
+        tid = table["id"]
+        tokens = {seat: host.join(tid, seat) for seat in ("ninja", "hunter")}
+        host.start(tid)
         strong = BotClient(server.base_url, tid, "hunter", "strong", tokens["hunter"])
         steady = BotClient(server.base_url, tid, "ninja", "steady", tokens["ninja"])
         runs = [asyncio.create_task(strong.run()), asyncio.create_task(steady.run())]
         cuts = 0
-        while cuts < 3 and not runs[0].done():
+        while cuts < owed and not runs[0].done():
             await asyncio.sleep(0.01)
             if strong.deciding is not None and strong._ws is not None:
                 await strong._ws.close()
                 cuts += 1
                 await asyncio.sleep(0.5)
         why = await asyncio.wait_for(asyncio.gather(*runs), 90)
-        return why[0], why[1], cuts
+        assert tuple(why) == ("finished", "finished")
+        return tid, cuts
 
-    strong_why, steady_why, cuts = asyncio.run(scenario())
-    assert (strong_why, steady_why) == ("finished", "finished") and cuts == 3
-    record = host.export(tid)
-    assert record["complete"] and [a["seq"] for a in record["actions"]] == list(
-        range(1, len(record["actions"]) + 1)
-    )
+    cuts = 0
+    for _ in range(4):
+        tid, made = asyncio.run(one_table(3 - cuts))
+        cuts += made
+        record = host.export(tid)
+        assert record["complete"] and [a["seq"] for a in record["actions"]] == list(
+            range(1, len(record["actions"]) + 1)
+        )
+        if cuts == 3:
+            break
+    assert cuts == 3
