@@ -54,8 +54,12 @@ CONFIDENCE = 2.0
 # a candidate leaves the race once it trails the leader by DROP of them (after MIN_ROUNDS
 # samples), and the answer leaves the steady pick only for one that beats it by DEPART.  The
 # pairs cancel the dice both candidates share, so a smaller margin than CONFIDENCE is as safe.
-DROP = 2.0
-MIN_ROUNDS = 4
+# Dropping is the stricter test: a standard error from 4 differences is itself a guess, and at
+# 2 of them after 4 rounds most races ended, one candidate left, long before the deadline
+# (Dorasure at 1 s: 150 ms at the median), where a plan may leave on noise; at 3 after 8
+# the race spends more of its budget (bench/README.md "Bots").
+DROP = 3.0
+MIN_ROUNDS = 8
 ALIKE = 3  # samples on which two candidates scored exactly alike before one is dropped
 DEPART = 1.0
 
