@@ -221,20 +221,23 @@ def test_strong_heroes_take_the_winning_blow():
 
 
 def test_paired_race_drops_the_trailing_and_the_alike():
-    # Candidate 1 trails 0 on every sample by about 0.3; 2 scores as 0 on every sample; 3 is
-    # behind on average but by less than two standard errors of the differences.
+    # Candidate 1 trails 0 on every sample by 0.3; 2 scores as 0 on every sample; 3 is behind
+    # on average but by far less than DROP standard errors of the differences.
+    n = search.MIN_ROUNDS
+    base = [(0.5, 0.6, 0.4, 0.7)[i % 4] for i in range(n)]
     scores = {
-        0: [0.5, 0.6, 0.4, 0.7, 0.5],
-        1: [0.2, 0.3, 0.1, 0.4, 0.2],
-        2: [0.5, 0.6, 0.4, 0.7, 0.5],
-        3: [0.9, 0.1, 0.8, 0.2, 0.6],
+        0: base,
+        1: [x - 0.3 for x in base],
+        2: list(base),
+        3: [(0.9, 0.1, 0.8, 0.2)[i % 4] for i in range(n)],
     }
     search._drop_trailing(scores, steady=2)
     assert sorted(scores) == [2, 3]  # of the alike pair the steady pick stays
 
 
 def test_paired_race_waits_for_enough_samples():
-    scores = {0: [1.0, 1.0, 1.0], 1: [0.0, 0.0, 0.0]}
+    n = search.MIN_ROUNDS - 1
+    scores = {0: [1.0] * n, 1: [0.0] * n}
     search._drop_trailing(scores, steady=1)
     assert sorted(scores) == [0, 1]
 
