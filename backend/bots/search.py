@@ -34,7 +34,7 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from backend.engine.core import Action, Fork, Game, IllegalAction, Seat
 from backend.engine.rng import Rng
@@ -108,8 +108,9 @@ class StrongBot:
         self.max_iterations = max_iterations
         self.last_iterations = 0  # rollouts of the latest decision (the benchmark reports it)
         self.last_samples = 0  # states drawn from the belief for it
-        # Once, not per rollout: isinstance on a runtime-checkable Protocol walks its members.
-        self.forks = isinstance(game, Fork)
+        # The game as a Fork, or None: asked once, not per rollout (isinstance on a
+        # runtime-checkable Protocol walks its members).
+        self.fork: Fork[Any] | None = game if isinstance(game, Fork) else None
 
     def decide(
         self,
@@ -301,7 +302,8 @@ class StrongBot:
     def _rollout(self, state: Any, rng: Rng, origin: Any = None, dice: bytes | None = None) -> Any:
         game, book = self.game, self.book
         origin = state if origin is None else origin
-        resync = book.resync if dice is not None and self.forks else None
+        fork = self.fork if dice is not None else None
+        resync = book.resync if fork is not None else None
         mark = resync(origin) if resync is not None else None  # the sample's: a candidate may pass it
         for _ in range(book.horizon):
             if game.outcome(state) is not None:
@@ -309,9 +311,9 @@ class StrongBot:
             if resync is not None and resync(state) != mark:
                 # Common random numbers kept in step: the candidates' rollouts reach this mark
                 # after different dice, and from here throw the same ones again.
-                assert dice is not None
+                assert dice is not None and fork is not None
                 mark = resync(state)
-                state = cast("Fork[Any]", game).fork_state(state, _dice_seed(dice, mark))
+                state = fork.fork_state(state, _dice_seed(dice, mark))
             if book.settled(state, origin):
                 break
             actors = sorted(game.to_act(state))

@@ -221,16 +221,18 @@ def test_strong_heroes_take_the_winning_blow():
 
 
 def test_paired_race_drops_the_trailing_and_the_alike():
-    # Candidate 1 trails 0 on every sample by 0.3; 2 scores as 0 on every sample; 3 is behind
-    # on average but by far less than DROP standard errors of the differences.
+    # Candidate 1 trails 0 on every sample by 0.3; 2 scores as 0 on every sample; 3 trails by
+    # between 2 and DROP standard errors of the differences: it stays (at 2 it would leave).
     n = search.MIN_ROUNDS
     base = [(0.5, 0.6, 0.4, 0.7)[i % 4] for i in range(n)]
     scores = {
         0: base,
         1: [x - 0.3 for x in base],
         2: list(base),
-        3: [(0.9, 0.1, 0.8, 0.2)[i % 4] for i in range(n)],
+        3: [x - (0.0, 0.2)[i % 2] for i, x in enumerate(base)],
     }
+    mean, error = search._differences(scores[0], scores[3])
+    assert 2 * error < mean < search.DROP * error
     search._drop_trailing(scores, steady=2)
     assert sorted(scores) == [2, 3]  # of the alike pair the steady pick stays
 
