@@ -196,11 +196,15 @@ def test_the_bot_command_joins_a_seat_and_plays_it(server: ServerProcess, host: 
            "--seat", "hunter", "--level", "random", "--log-level", "warning"]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 20
+        # A fresh process imports the whole backend before it joins: on a loaded machine that
+        # took more than 20 s once, so the wait is long, and a process that died says why.
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             seats = host.http.get(f"/api/tables/{table['id']}").json()["seats"]
             if all(s["taken"] for s in seats):
                 break
+            if proc.poll() is not None:
+                pytest.fail(f"the bot command ended before joining: {proc.communicate()[0].decode()}")
             time.sleep(0.2)
         hunter = next(s for s in seats if s["seat"] == "hunter")
         assert hunter["bot"] == "random" and hunter["player_name"] == "Random bot"
