@@ -10,6 +10,11 @@ point 2).  The socket is a stand-in whose send returns at once, as uvicorn's doe
 transport takes the bytes, so the figure is the hub's own cost: CPU µs per frame (process
 time), bursts of one frame per connection with a turn of the event loop between them.
 
+``--part fanout``: the whole of a step's fan-out (play/frames.py ``fan_out``: the views, legal
+lists, audiences, patches, hashes and frames, handed to stand-in sockets) for recorded 4-hero
+Dorasure games at a table of 4 seats and 2 spectators, every connection taking patches, as the
+load benchmark's: CPU µs per step, with the median frame's bytes.
+
 ``--part audiences``: what one step's audiences cost before anything is sent (play/frames.py,
 play/audience.py): for a 4-hero Dorasure game's recorded states, each audience's doc (view,
 legal, to_act), its patch against its previous doc and the view hash, for the 4 seats and the
@@ -42,6 +47,7 @@ class Socket:
 
     def __init__(self) -> None:
         self.frames = 0
+        self.scope: dict[str, Any] = {}  # no lean protocol under it: sends go the ASGI way
 
     async def send_text(self, text: str) -> None:
         self.frames += 1
@@ -117,7 +123,104 @@ def audiences_per_step(states: list[tuple[Any, list[str]]], shared: bool) -> flo
     return (time.process_time() - started) / len(states) * 1e6
 
 
+class _Clock:
+    """What ``fan_out`` reads of a table's seat clock."""
+
+    def __init__(self) -> None:
+        self.to_act: frozenset[str] = frozenset()
+
+    def deadline(self) -> None:
+        return None
+
+
+class _Record:
+    status = "active"
+
+
+class _Table:
+    """A live table as ``frames.fan_out`` reads it (``frames.Table``), stepping through a
+    recorded game."""
+
+    def __init__(self, game: Any, connections: Any) -> None:
+        self.game, self.connections = game, connections
+        self.state: Any = None
+        self.clock, self.record = _Clock(), _Record()
+        self.static: dict[str, Any] = {}
+        self.seq, self.live, self.side_watch = 0, True, None
+
+    def table_dict(self) -> dict[str, Any]:
+        return {}
+
+
+def fanout_per_step(games: list[list[tuple[Any, str, Any]]]) -> tuple[float, int]:
+    """CPU µs per step of ``fan_out`` over ``games`` (see the module's docstring), and the
+    median frame's length."""
+    from backend.engine.registry import get_game
+    from backend.play import frames
+    from backend.play.backlog import Applied
+    from backend.play.hub import Present
+
+    game = get_game("dorasure")
+    sent: list[int] = []
+
+    class Counting(Socket):
+        async def send_text(self, text: str) -> None:
+            sent.append(len(text))
+
+    spent = 0.0
+    steps = 0
+    for record in games:
+        present = Present()
+        table = _Table(game, present)
+        for seat in [*record[0][2], None, None]:
+            conn = Connection(Counting(), 1000)  # type: ignore[arg-type]
+            conn.seat, conn.patches = seat, True
+            present.add(conn)
+        for n, (state, by, events) in enumerate(record):
+            table.state, table.seq = state, n + 1
+            table.clock.to_act = frozenset(game.to_act(state))
+            applied = Applied(n + 1, by, f"a{n}", False, events)
+            started = time.process_time()
+            if n == 0:
+                for conn in present:
+                    frames.welcome(table, conn, [])
+            else:
+                frames.fan_out(table, applied)
+                steps += 1
+            spent += time.process_time() - started
+    sent.sort()
+    return spent / steps * 1e6, sent[len(sent) // 2]
+
+
+def recorded_games(seeds: range) -> list[list[tuple[Any, str, Any]]]:
+    """Seeded 4-hero Dorasure games: each step's state, who acted and its events, with the
+    seats on the first."""
+    from backend.engine.playout import play_random
+    from backend.engine.registry import get_game
+    from backend.engine.rng import seed_from_int
+
+    game = get_game("dorasure")
+    options = game.normalize_options({"heroes": ["ninja", "hunter", "paladin", "shaman"]})
+    out = []
+    for seed in seeds:
+        state = game.initial_state(seed_from_int(seed), options)
+        steps: list[tuple[Any, Any, Any]] = [(state, "", list(options["heroes"]))]
+        for seat, action in play_random(game, seed, options).actions:
+            t = game.apply(state, seat, action)
+            state = t.state
+            steps.append((state, seat, tuple(t.events)))
+        out.append(steps)
+    return out
+
+
 async def main_async(args: argparse.Namespace) -> None:
+    if args.part == "fanout":
+        games = recorded_games(range(1000, 1030))
+        for run in range(args.runs):
+            per_step, median = fanout_per_step(games)
+            print(f"run {run + 1}: fan_out {per_step:.1f} µs/step, median frame {median} B "
+                  f"({sum(len(g) - 1 for g in games)} steps)")  # fmt: skip
+        return
     if args.part == "audiences":
         states = recorded_states(range(1000, 1040))
         for run in range(args.runs):
@@ -137,7 +240,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--part", choices=("hub", "audiences"), default="hub")
+    p.add_argument("--part", choices=("hub", "audiences", "fanout"), default="hub")
     p.add_argument("--connections", type=int, default=6)
     p.add_argument("--bursts", type=int, default=20000)
     p.add_argument("--runs", type=int, default=3)

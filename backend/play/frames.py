@@ -112,14 +112,26 @@ def fan_out(t: Table, applied: Applied) -> float:
     memo: patch.Memo = {}
     texts: patch.Texts = {}
     audiences: dict[str | None, Audience] = {}
+    # The audiences sent what the spectators are: the same view object, nothing listed, the
+    # public events, not the actor (whose update names its action). One update for them all,
+    # by their view: one doc, one hash, one patch from the one doc they were all sent before.
+    alike: dict[int, Audience] = {}
 
     def send(conn: Connection) -> None:
         seat = conn.seat
         audience = audiences.get(seat)
         if audience is None:
-            events = events_for(applied.events, seat) if shared_events is None else shared_events
-            audience = audiences[seat] = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto,
-                                                  built[seat], legal(t, seat), to_act, deadline, memo, texts)  # fmt: skip
+            view, listed = built[seat], legal(t, seat)
+            if shared_events is not None and not listed and seat != applied.by:
+                audience = alike.get(id(view))
+                if audience is None:
+                    audience = alike[id(view)] = Audience(applied.seq, shared_events, applied.by, applied.action_id,
+                                                          applied.auto, view, listed, to_act, deadline, memo, texts)  # fmt: skip
+            else:
+                events = events_for(applied.events, seat) if shared_events is None else shared_events
+                audience = Audience(applied.seq, events, applied.by, applied.action_id, applied.auto, view, listed,
+                                    to_act, deadline, memo, texts)  # fmt: skip
+            audiences[seat] = audience
         conn.send_text(audience.frame_for(conn))
 
     for conn in seated:
