@@ -38,6 +38,7 @@ from .content import (
     TERRAINS,
 )
 from .rules.dice import score_chain
+from .state import copy_json
 
 Dist = dict[int, Fraction]
 SIXTH = Fraction(1, 6)
@@ -274,14 +275,30 @@ def combo_dice(view: Mapping[str, Any], anchor: str) -> int:
 def _read(
     view: Mapping[str, Any], kind: str, roller: str, quest: str | None, dice: int, offset: int
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The chance of each outcome of a ``kind`` roll of ``dice`` dice plus ``offset``."""
+    """The chance of each outcome of a ``kind`` roll of ``dice`` dice plus ``offset`` (new
+    dicts: they go into a view)."""
+    key, outs = _reading(
+        kind, roller if kind == "adventure" else "", quest, dice, offset,
+        combo_dice(view, roller) if kind not in ("adventure", "quest") else 0,
+    )  # fmt: skip
+    return copy_json(key), copy_json(outs)
+
+
+@cache
+def _reading(
+    kind: str, roller: str, quest: str | None, dice: int, offset: int, combo: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``_read``'s answer, worked out once per process for each roll it reads (what decides
+    it: the kind, the adventurer (the Samurai reads a 1 otherwise), the quest's target, the
+    dice, the offset and a combat's Team Combo group): the same few rolls come up step after
+    step, and their exact fractions were most of a view's cost (bench/README.md, issue 15)."""
     if kind == "adventure":
         return adventure_odds(pool_dist(dice, ADVENTURE_CAP, offset), roller)
     if kind == "quest":
         assert quest is not None
         target: int = QUESTS[quest]["target"]
         return quest_odds(pool_dist(dice, target, offset), target)
-    return combat_odds(pool_dist(dice, BATTLE_CAP, offset), combo_dice(view, roller))
+    return combat_odds(pool_dist(dice, BATTLE_CAP, offset), combo)
 
 
 def _answer(title: str, key: dict[str, Any], outs: list[dict[str, Any]]) -> dict[str, Any]:
