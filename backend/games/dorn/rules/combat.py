@@ -221,8 +221,12 @@ def check_victory(w: Work) -> None:
         return
     if s["zorkal"]["life"] <= 0:
         finish(w, "heroes_win", "Zorkal's life reached 0.")
-    elif not any(h["alive"] for h in s["heroes"].values()):
-        finish(w, "keeper_wins", "Every hero is dead.")
+        return
+    # A loop, not ``any`` over a generator: this runs several times in every apply.
+    for h in s["heroes"].values():
+        if h["alive"]:
+            return
+    finish(w, "keeper_wins", "Every hero is dead.")
 
 
 # ---------------------------------------------------------------------------------------

@@ -44,6 +44,11 @@ def free_cells(w: Work, cells: tuple[int, ...] | list[int]) -> list[int]:
     return [c for c in cells if creature_may_enter(w, "", c)]
 
 
+def _any_free(w: Work, cells: tuple[int, ...] | list[int]) -> bool:
+    """Whether ``free_cells`` would find one: the first answers."""
+    return any(creature_may_enter(w, "", c) for c in cells)
+
+
 def weak_cells(w: Work, mtype: str) -> list[int]:
     """Weak monsters go into their own zone (RB)."""
     return free_cells(w, BOARD.zones[MONSTERS[mtype]["zone"]])
@@ -102,6 +107,18 @@ def summon_options(w: Work) -> list[tuple[str | None, int]]:
     if (allow["strong"] > 0 or s["bonus"] > 0) and sum(s["bag"].values()) > 0:
         out.extend((None, c) for c in strong_cells(w))
     return out
+
+
+def may_summon(w: Work) -> bool:
+    """Whether ``summon_options`` has any pair: ``settle`` asks it after every summon, and the
+    first free cell answers (the options are built only for the list)."""
+    s = w.s
+    allow = s["summon"]
+    if allow["weak"] > 0:
+        for t in WEAK_TYPES:
+            if below_cap(w, t) and _any_free(w, BOARD.zones[MONSTERS[t]["zone"]]):
+                return True
+    return bool((allow["strong"] > 0 or s["bonus"] > 0) and sum(s["bag"].values()) > 0 and strong_cells(w))
 
 
 def summon_actions(w: Work, weak: bool, strong: bool) -> list[dict[str, Any]]:

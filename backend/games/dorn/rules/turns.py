@@ -147,7 +147,7 @@ def keeper_has_choice(w: Work) -> bool:
     if phase == BLOOD_STEP:
         return True  # passing is a choice the Keeper makes himself (surrender, hand review)
     if phase == SUMMONING:
-        return bool(summoning.summon_options(w))
+        return summoning.may_summon(w)
     if phase == MONSTER_MOVES:
         for mid, m in s["monsters"].items():
             if m["mv"] > 0 and (can_bat(m) or creature_can_move(w, mid, m["cell"])):
