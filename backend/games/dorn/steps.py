@@ -84,21 +84,33 @@ def _creature_moves(w: Work, seat: str, only: str | None, focus: str | None) -> 
         blocks = creature_blocks(w)
     else:
         blocks = [b for b in _blocks(w, (focus,) if focus in w.s["monsters"] else ()) if b[0] == focus]
-    if moves and not (bats and any(b[1] for b in blocks)):
-        # No bat form listed (vampires only, before their first step): the moves in one go.
-        return [
+    # The moves in one comprehension (this list is the longest the game builds, at every Keeper
+    # move), then the few bat forms put in their places.
+    out: list[Action] = []
+    if moves:
+        out = [
             {"type": "move", "figure": mid, "to": [x, y]}
             for mid, _bat, walk in blocks
             if walk is not None
             for x, y in walk.dests
         ]
-    out: list[Action] = []
-    for mid, bat, walk in blocks:
-        if bats and bat:
-            out.append({"type": "bat_form", "figure": mid})
-        if moves and walk is not None:
-            out += [{"type": "move", "figure": mid, "to": [x, y]} for x, y in walk.dests]
+    if bats:
+        _insert_bat_forms(out, blocks, moves)
     return out
+
+
+def _insert_bat_forms(out: list[Action], blocks: list[Block], moves: bool) -> None:
+    """Each vampire's bat form (listed before its first step) just before its moves in ``out``,
+    the blocks' moves (if ``moves``): a creature's block is its bat form, then its moves."""
+    at = 0
+    found: list[tuple[int, str]] = []
+    for mid, bat, walk in blocks:
+        if bat:
+            found.append((at, mid))
+        if moves and walk is not None:
+            at += len(walk.dests)
+    for at, mid in reversed(found):  # from the end: each insert leaves the earlier places
+        out.insert(at, {"type": "bat_form", "figure": mid})
 
 
 BATS = turns.BAT_TYPES

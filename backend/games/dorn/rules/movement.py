@@ -219,6 +219,8 @@ def _walk(
 
     Only the creature itself stands on the cells it starts from, and those are seen first: any
     figure on a cell the walk looks at is another one, and blocks it."""
+    if engaged is None:
+        return _plain_walk(w, cell, budget, gate)
     own = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
@@ -263,6 +265,44 @@ def _walk(
                     nxt.append(n)
         frontier = nxt
     return out, TACTICS_BIT | around << HERO_SHIFT | looked
+
+
+def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, int], int]:
+    """``_walk`` without Tactics and Flight (most tables): no engaged cells to stop on, so the
+    inner loop, run for every neighbour of every cell entered, tests only what blocks it."""
+    own = BOARD.footprint[cell]
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    ways = CREATURE_WAYS_OPEN if gate else CREATURE_WAYS_CLOSED
+    partner = BOARD.partner
+    bit = BIT
+    seen = set(own)
+    looked = 0
+    out: dict[int, int] = {}
+    frontier = list(own)
+    d = 0
+    while frontier and d < budget:
+        d += 1
+        nxt: list[int] = []
+        for c in frontier:
+            for n in ways[c]:
+                if n in seen:
+                    continue
+                looked |= bit[n]
+                if n in obstacles or n in occ:
+                    continue
+                if n in partner:
+                    p = partner[n]
+                    looked |= bit[p]
+                    if p in obstacles or p in occ:
+                        continue
+                    seen.add(p)
+                    nxt.append(p)
+                seen.add(n)
+                out[n] = d
+                nxt.append(n)
+        frontier = nxt
+    return out, TACTICS_BIT | looked
 
 
 def _hero_bits(w: Work) -> int:
