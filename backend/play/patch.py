@@ -130,9 +130,17 @@ def canonical(value: Any, texts: Texts | None = None) -> bytes:
 _NAMED: dict[str, bytes] = {}
 
 
+# In a container's text, a number that may be spelled otherwise by JavaScript: in a value's
+# place (after ":", "," or "["; before ",", "]" or "}"), integral or with an exponent.  Only
+# asked when the cheap tests above found ".0" or an "e": most such texts hold them in words or
+# in fractions ("0.05"), and the exact pass, a Python call per string of the text, costs
+# ≈ 0.4 ms on a 4 KB view against ≈ 18 µs for this search.
+_TO_RESPELL = re.compile(rb"[:,\[]-?\d+(?:\.0|(?:\.\d+)?e-?\d+)[,\]}]")
+
+
 def _spelled(value: Any) -> bytes:
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    if b".0" in text or _EXPONENT.search(text):
+    if (b".0" in text or _EXPONENT.search(text)) and (type(value) not in _CONTAINERS or _TO_RESPELL.search(text)):
         return _JS_DIFFERS.sub(_as_javascript, text)
     return text
 

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -163,6 +164,20 @@ def test_the_hash_spells_numbers_as_javascript_does() -> None:
         b'{"s":"5e-6","x":[0.000005,0.0000012,9.9e-7,0.00001,10000000000000000,'
         b"150000000000000000000,1e+21,-4e-7,1.7976931348623157e+308]}"
     )
+
+
+words = st.sampled_from(["x:1.0,", "q[2.0]", "e-1", "one-eyed", "0.05", "a\\", 'b\\"1.0}', "5e-6"])
+numbers = st.sampled_from([1.0, -0.0, 2.05, 10.0, 5e-6, 1e16, 1e21, -4e-7, 0.5, 3, True])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.recursive(words | numbers | scalars, lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(keys | words, inner, max_size=4), max_leaves=20))  # fmt: skip
+def test_a_text_is_spelled_again_whenever_javascript_spells_a_number_otherwise(value: Any) -> None:
+    """``_spelled`` passes over a text again only when a quick search finds a number there that
+    JavaScript may spell otherwise: what it leaves is what the exact pass gives."""
+    text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    assert patch._spelled(value) == patch._JS_DIFFERS.sub(patch._as_javascript, text)
 
 
 def parts(value: Any) -> Iterator[Any]:

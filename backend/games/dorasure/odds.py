@@ -155,7 +155,9 @@ def _merge(d: Dist) -> Dist:
 
 
 def fraction(p: Fraction) -> dict[str, Any]:
-    return {"p": f"{p.numerator}/{p.denominator}", "value": float(p)}
+    # A certainty's value is written 0 or 1, as a client writes it: a float 1.0 would be the
+    # one number in a view that the server's canonical text has to spell again (play/patch.py).
+    return {"p": f"{p.numerator}/{p.denominator}", "value": float(p) if 0 < p < 1 else int(p)}
 
 
 def outcome(oid: str, label: str, p: Fraction) -> dict[str, Any]:
