@@ -75,6 +75,12 @@ def legal(state: State, seat: str) -> list[dict[str, Any]]:
     return [copy_json(a) for a in _listed(state, seat)]
 
 
+def legal_read(state: State, seat: str) -> list[dict[str, Any]]:
+    """The seat's listed actions, the memoised list itself: read it, never edit it (the odds in
+    a view read it; ``legal`` hands out copies)."""
+    return _listed(state, seat)
+
+
 def _listed(state: State, seat: str) -> list[dict[str, Any]]:
     """The listed actions, memoised on the state: the server and the driver ask for the list,
     then validate one of them against the same state."""

@@ -502,10 +502,11 @@ def _absorb(view: Mapping[str, Any], seat: str, action: Mapping[str, Any]) -> di
 def table_odds(
     view: Mapping[str, Any], seat: str, legal: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """``view["odds"]``: one entry per listed action that rolls, in the legal list's order."""
+    """``view["odds"]``: one entry per listed action that rolls, in the legal list's order (each
+    action copied: ``legal`` may be the game's own list)."""
     out = []
     for i, a in enumerate(legal):
         o = odds(view, seat, a)
         if o is not None:
-            out.append({"index": i, "action": dict(a), **o})
+            out.append({"index": i, "action": copy_json(a), **o})
     return out

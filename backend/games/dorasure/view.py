@@ -175,7 +175,7 @@ def _for_viewer(s: State, common: dict[str, Any], seat: str | None, reveal: bool
     if seat is None or reveal:
         return common
     # Computed from the common view, never from the state (issue 14.1, odds.py).
-    odds = table_odds(common, seat, actions.legal(s, seat))
+    odds = table_odds(common, seat, actions.legal_read(s, seat))
     return {**common, "odds": odds} if odds else common
 
 
