@@ -18,7 +18,6 @@ from .board import BOARD
 from .handlers import HANDLERS
 from .rules import (
     clock,
-    movement,
     parries,
     triggers,
     turns,
@@ -35,7 +34,7 @@ from .state import (
     hand_over,
     reader,
 )
-from .steps import PROMPTS, STEPS, destinations, wants
+from .steps import PROMPTS, STEPS, creature_costs, destinations, wants
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -278,7 +277,7 @@ def _listed_move(s: State, seat: str, action: Action) -> bool:
             fig = s["monsters"].get(cid)
         if fig is None or fig["mv"] <= 0:
             return False
-        return cell in movement.creature_destinations(w, cid, fig["cell"], fig["mv"])
+        return cell in creature_costs(w, cid, fig["cell"], fig["mv"])
     hid = action.get("hero")
     if s["phase"] != turns.HERO_MOVES or action.keys() != {"type", "hero", "to"} or seat in s["done"]:
         return False

@@ -37,7 +37,7 @@ from .state import (
     seat_words,
     xy,
 )
-from .steps import PROMPTS, destinations, zorkal_level_cost
+from .steps import PROMPTS, creature_costs, destinations, zorkal_level_cost
 
 
 def _surrender(w: Work, seat: str, a: Action) -> None:
@@ -226,7 +226,7 @@ def _creature_move(w: Work, cid: str, to: int) -> None:
     s = w.s
     fig: ZorkalState | MonsterState = s["zorkal"] if cid == ZORKAL else w.monster(cid)
     start = fig["cell"]
-    cost = movement.creature_destinations(w, cid, start, fig["mv"])[to]
+    cost = creature_costs(w, cid, start, fig["mv"])[to]  # found by the check, ``apply``'s memo
     w.relocate(cid, start, to)
     fig["cell"] = to
     fig["mv"] -= cost

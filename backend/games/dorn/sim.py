@@ -189,25 +189,28 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequ
         return _keeper_moves_listed(s, legal)
     targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
     gate = bool(s["gate"])
+    # The heroes' cells and the gate, as one object while they hold (the whole Keeper movement
+    # step): each block's test is then two identity tests.
+    context = _CONTEXT[0]
+    if context[0] != targets or context[1] != gate:
+        context = _CONTEXT[0] = (targets, gate)
     monsters = s["monsters"]
     engage, chamber, approach = _Moves(), _Moves(), _Moves()
     for figure, _bat, walk in blocks:
         if walk is None or not walk.dests:
             continue
-        kind = "melee" if figure == ZORKAL else REACH[monsters[figure]["type"]]
+        # A walk is one creature's (``steps._creature_walk``), so it also fixes the reach.
         known = _BLOCKS.get(figure)
-        if (
-            known is None
-            or known[0] is not walk
-            or known[1] != kind
-            or known[2] != targets
-            or known[3] != gate
-        ):
+        if known is None or known[0] is not walk or known[1] is not context:
             if len(_BLOCKS) > 4000:
                 _BLOCKS.clear()
-            sorted_ = _sort_block(walk.cell, walk.dests, kind, targets, gate)
-            known = _BLOCKS[figure] = (walk, kind, targets, gate, sorted_)
-        ours, deeper, closer = known[4]
+            kind = "melee" if figure == ZORKAL else REACH[monsters[figure]["type"]]
+            known = _BLOCKS[figure] = (
+                walk,
+                context,
+                _sort_block(walk.cell, walk.cells, walk.dests, kind, targets, gate),
+            )
+        ours, deeper, closer = known[2]
         # ``_Moves.add``, inlined: once per creature and pick.
         if ours:
             engage.runs.append((figure, ours))
@@ -258,15 +261,18 @@ class _Moves(Sequence[Action]):
 
 
 Cells = tuple[tuple[int, int], ...]
-# Per creature: the walk (by identity), reach, heroes' cells and gate its block was sorted for.
-_BLOCKS: dict[str, tuple[object, str, tuple[int, ...], bool, tuple[Cells, Cells, Cells]]] = {}
+Context = tuple[tuple[int, ...], bool]  # the heroes' cells, the gate
+# Per creature: the walk (by identity) and the context (likewise) its block was sorted for.
+_BLOCKS: dict[str, tuple[object, Context, tuple[Cells, Cells, Cells]]] = {}
+# The last context (``_keeper_moves``), one object while the heroes' cells and the gate hold.
+_CONTEXT: list[Context] = [((), False)]
 
 
 def _sort_block(
-    at: int, dests: Cells, kind: str, targets: tuple[int, ...], gate: bool
+    at: int, cells: tuple[int, ...], dests: Cells, kind: str, targets: tuple[int, ...], gate: bool
 ) -> tuple[Cells, Cells, Cells]:
-    """One creature's moves (to ``dests``, in list order) sorted as ``_keeper_moves_listed``
-    does: (to attack, into the chamber, closer to a hero)."""
+    """One creature's moves (to ``dests``, in list order, which are ``cells``) sorted as
+    ``_keeper_moves_listed`` does: (to attack, into the chamber, closer to a hero)."""
     melee, pike, shot = _engagement(targets)
     wanted = pike if kind == "pike" else shot if kind == "shot" else melee
     if at in wanted:
@@ -282,9 +288,7 @@ def _sort_block(
     deeper: list[tuple[int, int]] = []
     closer: list[tuple[int, int]] = []
     best: int | None = None
-    for to in dests:
-        x, y = to
-        cell = y * W + x
+    for cell, to in zip(cells, dests, strict=True):
         if cell in wanted:
             engage.append(to)
         elif cell in CHAMBER:
@@ -326,7 +330,9 @@ def _keeper_moves_listed(s: State, legal: list[Action]) -> tuple[list[Action], l
         else:
             m = monsters[figure]
             at, kind = m["cell"], MONSTERS[m["type"]]["reach"]
-        ours, deeper, closer = _sort_block(at, tuple(moves), kind, targets, gate)
+        dests = tuple(moves)
+        cells = tuple([y * W + x for x, y in dests])
+        ours, deeper, closer = _sort_block(at, cells, dests, kind, targets, gate)
         engage += (moves[c] for c in ours)
         chamber += (moves[c] for c in deeper)
         approach += (moves[c] for c in closer)
@@ -393,33 +399,42 @@ def _creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> _
 
 
 class _Distances:
-    """A breadth-first walk from the nearest start (``_walk_out``), walked only as far as asked:
-    the steering asks a creature's distance, then which of its destinations are nearer, so most
-    of the board is never walked while the heroes stand still."""
+    """A breadth-first walk from the nearest start (``_walk_out``), walked only as far as asked,
+    a whole level at a time: the steering asks a creature's distance, then which of its
+    destinations are nearer, so most of the board is never walked while the heroes stand still."""
 
-    __slots__ = ("found", "queue", "ways")
+    __slots__ = ("found", "frontier", "depth", "ways")
 
     def __init__(self, starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> None:
         self.found = dict.fromkeys(starts, 0)
-        self.queue = deque(self.found)
+        self.frontier = list(self.found)  # the cells at ``depth``, whose neighbours are next
+        self.depth = 0
         self.ways = ways
 
     def reach(self, cell: int) -> int | None:
         """The distance of ``cell`` (None if it has none), walking on until it is known; then
-        every cell nearer than it is known too."""
-        found, queue, ways = self.found, self.queue, self.ways
+        every cell nearer than it is known too (a level is walked whole: which cell of a level
+        is found first changes no distance)."""
+        found = self.found
+        if cell in found:
+            return found[cell]
+        frontier, ways, d = self.frontier, self.ways, self.depth
         partner = BOARD.partner
-        while cell not in found and queue:
-            c = queue.popleft()
-            d = found[c] + 1
-            for n in ways[c]:
-                if n not in found:
-                    found[n] = d
-                    queue.append(n)
-                    p = partner.get(n)
-                    if p is not None and p not in found:
-                        found[p] = d
-                        queue.append(p)
+        while frontier and cell not in found:
+            d += 1
+            nxt: list[int] = []
+            for c in frontier:
+                for n in ways[c]:
+                    if n not in found:
+                        found[n] = d
+                        nxt.append(n)
+                        if n in partner:
+                            p = partner[n]
+                            if p not in found:
+                                found[p] = d
+                                nxt.append(p)
+            frontier = nxt
+        self.frontier, self.depth = frontier, d
         return found.get(cell)
 
 

@@ -146,7 +146,8 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
             if walk is None:
                 walk = _creature_walk(w, walks, mid, m["cell"], mv)
             else:
-                cell, budget, walk_gate, looked, snapshot, _dests = walk  # one unpack, not six reads
+                # One unpack, not six reads.
+                cell, budget, walk_gate, looked, snapshot, _dests, _costs, _cells = walk
                 if cell != m["cell"] or budget != mv or walk_gate != gate or blocked & looked != snapshot:
                     walk = _creature_walk(w, walks, mid, m["cell"], mv)
         # ``turns.can_bat``, the vampire's test first: most creatures are not.
@@ -276,9 +277,33 @@ def _creature_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget
     ):
         return found
     looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
-    cells = tuple([XY[c] for c in sorted(dests)])
-    walk = walks[cid] = _Walk(cell, budget, gate, looked, snapshot, cells)
+    order = tuple(sorted(dests))
+    xys = tuple([XY[c] for c in order])
+    walk = walks[cid] = _Walk(cell, budget, gate, looked, snapshot, xys, dests, order)
     return walk
+
+
+def creature_costs(w: Work, cid: str, cell: int, budget: int) -> dict[int, int]:
+    """The creature's destinations (cell -> steps), kept with the state's read-only Work like a
+    hero's (``destinations``): checking a Keeper move and doing it look them up once (``apply``
+    hands the Work's memo on to the Work that does the move, which asks first thing).  The walk
+    the Keeper's list made for this state is used while it holds.  Shared: never change it."""
+    key = ("costs", cid)
+    found: dict[int, int] | None = w.memo.get(key)
+    if found is None:
+        walk = w.walks.get(cid) if w.walks is not None else None
+        if (
+            walk is not None
+            and walk.cell == cell
+            and walk.budget == budget
+            and walk.gate == bool(w.s["gate"])
+            and w.blocked_bits() & walk.looked == walk.snapshot
+        ):
+            found = walk.costs
+        else:
+            found = movement.creature_destinations(w, cid, cell, budget)
+        w.memo[key] = found
+    return found
 
 
 # Per cell: its (x, y), as the moves name it.
@@ -294,6 +319,8 @@ class _Walk(NamedTuple):
     looked: int  # the cells the walk looked at, one bit each
     snapshot: int  # their blocked bits then
     dests: tuple[tuple[int, int], ...]  # (x, y)
+    costs: dict[int, int]  # cell -> steps (``movement.creature_walk``'s, shared: read only)
+    cells: tuple[int, ...]  # the destinations as cells, in ``dests`` order (for the steering)
 
 
 def zorkal_level_cost(s: State) -> int | None:
