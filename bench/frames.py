@@ -123,7 +123,7 @@ def audiences_per_step(states: list[tuple[Any, list[str]]], shared: bool) -> flo
     return (time.process_time() - started) / len(states) * 1e6
 
 
-class _Clock:
+class StandInClock:
     """What ``fan_out`` reads of a table's seat clock."""
 
     def __init__(self) -> None:
@@ -133,18 +133,18 @@ class _Clock:
         return None
 
 
-class _Record:
+class StandInRecord:
     status = "active"
 
 
-class _Table:
-    """A live table as ``frames.fan_out`` reads it (``frames.Table``), stepping through a
-    recorded game."""
+class StandInTable:
+    """A live table as play/frames.py reads it (``frames.Table``), for stepping through a
+    recorded game offline (also tests/play/test_fanout.py)."""
 
     def __init__(self, game: Any, connections: Any) -> None:
         self.game, self.connections = game, connections
         self.state: Any = None
-        self.clock, self.record = _Clock(), _Record()
+        self.clock, self.record = StandInClock(), StandInRecord()
         self.static: dict[str, Any] = {}
         self.seq, self.live, self.side_watch = 0, True, None
 
@@ -171,7 +171,7 @@ def fanout_per_step(games: list[list[tuple[Any, str, Any]]]) -> tuple[float, int
     steps = 0
     for record in games:
         present = Present()
-        table = _Table(game, present)
+        table = StandInTable(game, present)
         for seat in [*record[0][2], None, None]:
             conn = Connection(Counting(), 1000)  # type: ignore[arg-type]
             conn.seat, conn.patches = seat, True

@@ -8,9 +8,9 @@ text), the acting seat's names its action.
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
-
-from starlette.websockets import WebSocketState
 
 from backend.engine.playout import play_random
 from backend.engine.registry import get_game
@@ -19,54 +19,32 @@ from backend.play import frames, patch
 from backend.play.backlog import Applied
 from backend.play.hub import Connection, Present
 
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.frames import Socket as StandInSocket  # noqa: E402
+from bench.frames import StandInTable  # noqa: E402
+
 GAME = get_game("dorasure")
 HEROES = ["ninja", "hunter", "paladin", "shaman"]
 
 
-class Socket:
-    """What ``Connection`` uses of a Starlette WebSocket: its sends return at once."""
-
-    application_state = WebSocketState.CONNECTED
+class Socket(StandInSocket):
+    """A socket that keeps what it was sent."""
 
     def __init__(self) -> None:
-        self.scope: dict[str, Any] = {}
+        super().__init__()
         self.texts: list[str] = []
 
     async def send_text(self, text: str) -> None:
         self.texts.append(text)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.to_act: frozenset[str] = frozenset()
-
-    def deadline(self) -> None:
-        return None
-
-
-class Record:
-    status = "active"
-
-
-class Table:
-    """A live table as ``frames`` reads it (``frames.Table``)."""
-
-    def __init__(self, connections: Present) -> None:
-        self.game, self.connections = GAME, connections
-        self.state: Any = None
-        self.clock, self.record = Clock(), Record()
-        self.static: dict[str, Any] = {}
-        self.seq, self.live, self.side_watch = 0, True, None
-
-    def table_dict(self) -> dict[str, Any]:
-        return {}
-
-
 def test_every_connection_holds_its_own_doc_and_alike_audiences_share_one_update() -> None:
     options = GAME.normalize_options({"heroes": HEROES})
     record = play_random(GAME, 11, options, max_actions=400)
     present = Present()
-    table = Table(present)
+    table = StandInTable(GAME, present)
     conns: list[tuple[Connection, Socket]] = []
     for i, seat in enumerate([*HEROES, None, None, "ninja", None]):
         socket = Socket()
