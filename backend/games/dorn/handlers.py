@@ -265,7 +265,7 @@ def _hero_move(w: Work, hid: str, to: int) -> None:
     start = placed(h["cell"])
     h["cell"] = to
     h["moved"] = True
-    w.moved()
+    w.hero_moved(hid, start, to)
     w.emit("hero_move", f"{HEROES[hid]['name']} moves to {cell_name(to)}.", hero=hid, cell=xy(to), steps=cost)
     tactics.after_move(w, hid, start, to)  # Tactics and Flight: flee, stop (content 6.4)
     rituals.thorny_portals(w, hid, to, by_blessing=False)  # R10: a step onto a pad
