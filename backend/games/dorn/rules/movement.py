@@ -269,39 +269,54 @@ def _walk(
 
 def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, int], int]:
     """``_walk`` without Tactics and Flight (most tables): no engaged cells to stop on, so the
-    inner loop, run for every neighbour of every cell entered, tests only what blocks it."""
+    inner loop, run for every neighbour of every cell entered, tests only what blocks it.
+
+    The same cells in the same order as ``_walk`` (the order decides which cell of a pad is the
+    destination when both are reached in one step), for fewer operations: ``out`` is also the
+    set of cells seen (the creature's own cells and the far cells of pads are taken out at the
+    end), the looked-at bits are ORed once per cell gone on from (``CREATURE_NEAR``: its
+    neighbours and their pad partners, a few more than the walk reads, so a kept walk is redone
+    a little more often, never wrongly kept), and the pad test is made only next to a pad."""
     own = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
-    ways = CREATURE_WAYS_OPEN if gate else CREATURE_WAYS_CLOSED
+    if gate:
+        ways, near, by_pad = CREATURE_WAYS_OPEN, CREATURE_NEAR_OPEN, NEXT_TO_PAD_OPEN
+    else:
+        ways, near, by_pad = CREATURE_WAYS_CLOSED, CREATURE_NEAR_CLOSED, NEXT_TO_PAD_CLOSED
     partner = BOARD.partner
-    bit = BIT
-    seen = set(own)
+    out = dict.fromkeys(own, 0)
+    hidden = list(own)  # in ``out`` only as seen
     looked = 0
-    out: dict[int, int] = {}
-    frontier = list(own)
+    frontier: tuple[int, ...] | list[int] = own
     d = 0
     while frontier and d < budget:
         d += 1
         nxt: list[int] = []
         for c in frontier:
-            for n in ways[c]:
-                if n in seen:
-                    continue
-                looked |= bit[n]
-                if n in obstacles or n in occ:
-                    continue
-                if n in partner:
-                    p = partner[n]
-                    looked |= bit[p]
-                    if p in obstacles or p in occ:
+            looked |= near[c]
+            if by_pad[c]:
+                for n in ways[c]:
+                    if n in out or n in obstacles or n in occ:
                         continue
-                    seen.add(p)
-                    nxt.append(p)
-                seen.add(n)
-                out[n] = d
-                nxt.append(n)
+                    if n in partner:
+                        p = partner[n]
+                        if p in obstacles or p in occ:
+                            continue
+                        out[p] = d
+                        hidden.append(p)
+                        nxt.append(p)
+                    out[n] = d
+                    nxt.append(n)
+            else:
+                for n in ways[c]:
+                    if n in out or n in obstacles or n in occ:
+                        continue
+                    out[n] = d
+                    nxt.append(n)
         frontier = nxt
+    for c in hidden:
+        del out[c]
     return out, TACTICS_BIT | looked
 
 
@@ -351,6 +366,18 @@ HERO_OPEN = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width * BOARD
 CREATURE_WAYS_CLOSED = tuple(tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours)
 CREATURE_WAYS_OPEN = tuple(tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours)
 BIT = tuple(1 << i for i in range(BOARD.width * BOARD.height))
+
+
+def _near_bits(ways: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Per cell: the bits of ``ways`` there and of their pad partners (``_plain_walk``)."""
+    return tuple(sum({1 << c for n in ns for c in BOARD.footprint[n]}) for ns in ways)
+
+
+CREATURE_NEAR_CLOSED = _near_bits(CREATURE_WAYS_CLOSED)
+CREATURE_NEAR_OPEN = _near_bits(CREATURE_WAYS_OPEN)
+# Per cell: whether a teleport pad is among ``ways`` there (``_plain_walk``).
+NEXT_TO_PAD_CLOSED = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_CLOSED)
+NEXT_TO_PAD_OPEN = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_OPEN)
 
 # Tactics and Flight walks (``creature_walk``): the heroes' cells sit above the board's bits in a
 # walk's snapshot, and one more bit says the walk was made under that variant.
