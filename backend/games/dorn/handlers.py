@@ -278,7 +278,7 @@ def _give(w: Work, seat: str, a: Action) -> None:
     s = w.s
     giver, taker = a["hero"], a["to"]
     if "artifact" in a:
-        s["artifacts"][a["artifact"]]["carrier"] = taker
+        w.artifact(a["artifact"])["carrier"] = taker
         w.emit(
             "artifact_passed",
             f"{HEROES[giver]['name']} hands an artifact to {HEROES[taker]['name']}.",

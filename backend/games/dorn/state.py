@@ -157,10 +157,10 @@ class State(TypedDict):
     outcome: OutcomeState | None
 
 
-# Top-level entries that hold dicts of dicts (copied two levels deep) and lists (copied).
-# ``monsters`` (30-45 of them late in a game) is copied one level only: each monster's dict is
-# shared with the input state until ``Work.monster`` copies it for writing (copy-on-write).
-_NESTED = ("heroes", "artifacts", "obstacles")
+# ``monsters`` (30-45 of them late in a game) and ``artifacts`` (written a few times a game) are
+# copied one level only: each monster's or artifact's dict is shared with the input state until
+# ``Work.monster`` or ``Work.artifact`` copies it for writing (copy-on-write).  ``heroes`` and
+# ``obstacles`` are copied two levels deep.
 
 
 # The state's lists, by what they hold: plain values (ids, cells), or dicts each copied once.
@@ -184,26 +184,31 @@ _DICT_LISTS = ("attacks", "queue", "undo")
 
 
 def clone(state: State) -> State:
-    # Walked generically (by key, over every list): typed as a plain dict here.
+    # Walked generically (by key, over every list): typed as a plain dict here.  ``copy()``
+    # rather than ``dict()``, and empty containers skipped: this runs in every apply.
     src = cast(dict[str, Any], state)
-    s: dict[str, Any] = dict(src)
-    s["monsters"] = dict(state["monsters"])
-    for key in _NESTED:
-        s[key] = {k: dict(v) for k, v in src[key].items()}
-    for h in s["heroes"].values():
-        h["cards"] = list(h["cards"])
-        h["mv"] = list(h["mv"])
-        h["used"] = list(h["used"])
-    s["zorkal"] = dict(state["zorkal"])
+    s: dict[str, Any] = src.copy()
+    s["monsters"] = src["monsters"].copy()
+    s["artifacts"] = src["artifacts"].copy()
+    heroes = s["heroes"] = {}
+    for hid, hero in src["heroes"].items():
+        h = heroes[hid] = hero.copy()
+        h["cards"] = h["cards"][:]
+        h["mv"] = h["mv"][:]
+        h["used"] = h["used"][:]
+    obstacles = src["obstacles"]
+    s["obstacles"] = {k: v.copy() for k, v in obstacles.items()} if obstacles else {}
+    s["zorkal"] = src["zorkal"].copy()
     for key in _PLAIN_LISTS:
         s[key] = src[key][:]
     for key in _DICT_LISTS:
-        s[key] = [dict(v) for v in src[key]]
-    s["bag"] = dict(state["bag"])
-    s["blessings"] = dict(state["blessings"])
-    s["summon"] = dict(state["summon"])
-    s["cmds"] = dict(state["cmds"])
-    s["effects"] = dict(state["effects"])
+        records = src[key]
+        s[key] = [v.copy() for v in records] if records else []
+    s["bag"] = src["bag"].copy()
+    s["blessings"] = src["blessings"].copy()
+    s["summon"] = src["summon"].copy()
+    s["cmds"] = src["cmds"].copy()
+    s["effects"] = src["effects"].copy()
     # Prompt records are replaced, never edited (rules/prompts.py): shared with the input.
     if state["surrender"] is not None:
         s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
@@ -294,12 +299,25 @@ def hand_over(w: Work, before: Work) -> None:
 class Work:
     """One action's working copy: the state, its events, the RNG and an occupancy cache."""
 
-    __slots__ = ("s", "events", "_rng", "_occ", "_obst", "_blocked", "memo", "_own", "walks", "keeper_moves")
+    __slots__ = (
+        "s",
+        "events",
+        "_rng",
+        "_occ",
+        "_obst",
+        "_blocked",
+        "memo",
+        "_own",
+        "_own_artifacts",
+        "walks",
+        "keeper_moves",
+    )
 
     def __init__(self, state: State, *, copy: bool = True) -> None:
         self.s: State = clone(state) if copy else state
         # Monsters this Work may write (see ``clone``); None: it owns the whole state.
         self._own: set[str] | None = set() if copy else None
+        self._own_artifacts: set[str] | None = set() if copy else None  # likewise artifacts
         self.events: list[Event] = []
         self._rng: Rng | None = None
         self._occ: dict[int, str] | None = None
@@ -340,6 +358,16 @@ class Work:
             monsters[mid] = monsters[mid].copy()
             own.add(mid)
         return monsters[mid]
+
+    def artifact(self, aid: str) -> ArtifactState:
+        """The artifact's dict, to write to (copy-on-write, as ``monster``): every change to an
+        artifact goes through here."""
+        artifacts = self.s["artifacts"]
+        own = self._own_artifacts
+        if own is not None and aid not in own:
+            artifacts[aid] = artifacts[aid].copy()
+            own.add(aid)
+        return artifacts[aid]
 
     def all_monsters(self) -> dict[str, MonsterState]:
         """Every monster, to write to (for the steps that reset them all)."""

@@ -83,11 +83,11 @@ def check_deaths(w: Work) -> None:
         destroyed = len(h["cards"])
         h["cards"] = []
         dropped = []
-        for aid, a in s["artifacts"].items():
-            if a["carrier"] == hid:
-                a["carrier"] = None
-                a["cell"] = cell
-                dropped.append(aid)
+        for aid in [aid for aid, a in s["artifacts"].items() if a["carrier"] == hid]:
+            a = w.artifact(aid)
+            a["carrier"] = None
+            a["cell"] = cell
+            dropped.append(aid)
         w.moved()
         w.emit(
             "hero_died",

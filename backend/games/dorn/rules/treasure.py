@@ -238,7 +238,7 @@ def pick_up(w: Work, hid: str, aid: str) -> None:
     """Pick up an artifact on the hero's cell; the first pick-up of each artifact gives the
     Keeper one extra strong summon on his next turn (RB; ruling 30)."""
     s = w.s
-    a = s["artifacts"][aid]
+    a = w.artifact(aid)
     a["carrier"], a["cell"] = hid, None
     text = f"{HEROES[hid]['name']} picks up an artifact."
     if not a["picked"]:
@@ -249,7 +249,7 @@ def pick_up(w: Work, hid: str, aid: str) -> None:
 
 
 def drop(w: Work, hid: str, aid: str) -> None:
-    a = w.s["artifacts"][aid]
+    a = w.artifact(aid)
     cell = placed(w.s["heroes"][hid]["cell"])  # the primary cell on a pad (ruling 40)
     a["carrier"], a["cell"] = None, cell
     w.emit(
