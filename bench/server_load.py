@@ -18,6 +18,11 @@ the run counts what each receives while measuring: the median update frame and t
 action per connection.  ``--patches both`` (default) runs the server twice in the same run, with
 view patches on and with ``DRAGONTABLE_VIEW_PATCHES=0`` (whole views, as before), beside the floor.
 
+``--baseline PATH [--pairs 3]``: before and after in one run. The server of another checkout
+(``git archive <commit> | tar -x -C /tmp/before``) and this one's, in turn, ``--pairs`` times on the
+same seeded tables, then the floor; prints each run and the means, and CPU per action of this tree
+over the baseline's (the machine drifts by more than most changes: pairs share the drift).
+
 ``--bots LEVEL`` (issue 12) plays every seat with a bot of that level instead, each one a
 ``BotClient`` (backend/botplay/client.py) speaking the public protocol like a browser: the
 run then reports actions/s and server CPU per action with bots deciding (no floor, no
@@ -32,6 +37,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -348,12 +354,15 @@ def label(patches: bool) -> str:
     return "patches on" if patches else "patches off"
 
 
-async def run_server(args: argparse.Namespace, tmp: Path, patches: bool, interval: float) -> dict[str, Any]:
-    """One server (view patches on or off) on a SQLite file, driven for the measured window;
-    the same seed each time, so both runs play the same games."""
-    name = label(patches).replace(" ", "-")
+async def run_server(
+    args: argparse.Namespace, tmp: Path, patches: bool, interval: float, root: Path = ROOT, tag: str = ""
+) -> dict[str, Any]:
+    """One server (view patches on or off) of the checkout at ``root`` on a SQLite file, driven
+    for the measured window; the same seed each time, so every run plays the same games."""
+    name = label(patches).replace(" ", "-") + tag
     env = {**SERVER_ENV, "DRAGONTABLE_VIEW_PATCHES": "1" if patches else "0"}
-    server = ServerProcess(f"sqlite:///{tmp / f'{name}.db'}", env=env, log_path=tmp / f"{name}.log").start()
+    server = ServerProcess(f"sqlite:///{tmp / f'{name}.db'}", env=env, log_path=tmp / f"{name}.log",
+                           root=root).start()  # fmt: skip
     try:
         return await drive_servers(args, [server], interval)
     finally:
@@ -436,6 +445,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         modes = [True]
         servers = {f"{n} worker{'s' if n > 1 else ''} (PostgreSQL + Redis)": await run_workers(args, tmp, n, interval)
                    for n in sorted({1, args.workers})}  # fmt: skip
+    elif args.baseline:
+        # Before and after in one run: the baseline checkout's server and this one's in turn,
+        # ``--pairs`` times, so the machine's drift falls on both alike.
+        modes = modes[:1]
+        servers = {}
+        for n in range(1, args.pairs + 1):
+            for who, root in (("baseline", args.baseline.resolve()), ("this tree", ROOT)):
+                servers[f"{who}, {label(modes[0])}, run {n}"] = await run_server(
+                    args, tmp, modes[0], interval, root, f"-{who.replace(' ', '-')}-{n}"
+                )
     else:
         servers = {label(p): await run_server(args, tmp, p, interval) for p in modes}
 
@@ -443,7 +462,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.workers:
         sampled = [real.pop("snapshot_mean_bytes") for real in servers.values()][-1]
     else:
-        sampled = sample_frame_size(tmp / f"{label(modes[0]).replace(' ', '-')}.db")
+        tag = "-this-tree-1" if args.baseline else ""
+        sampled = sample_frame_size(tmp / f"{label(modes[0]).replace(' ', '-')}{tag}.db")
     size = args.frame_bytes or sampled
     port = free_port()
     floor = subprocess.Popen([sys.executable, "-c", FLOOR_SERVER, str(port)], stdout=subprocess.PIPE)
@@ -478,6 +498,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "workers": args.workers,
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+    if args.baseline:
+        result["baseline"] = str(args.baseline)
+        result["means"] = {
+            who: {key: round(statistics.mean(s[key] for name, s in servers.items() if name.startswith(who)), 2)
+                  for key in ("actions_per_s", "p50_ms", "p99_ms", "cpu_us_per_action", "cpu_ratio")}
+            for who in ("baseline", "this tree")
+        }  # fmt: skip
+        result["cpu_this_over_baseline"] = round(
+            result["means"]["this tree"]["cpu_us_per_action"] / result["means"]["baseline"]["cpu_us_per_action"], 3
+        )
     if set(servers) == {"patches on", "patches off"}:
         on, off = servers["patches on"], servers["patches off"]
         result["update_frame_ratio"] = round(
@@ -556,11 +586,15 @@ def main() -> int:
     p.add_argument("--postgres", default="postgresql+psycopg://postgres@127.0.0.1:5432",
                    help="the PostgreSQL server --workers makes its database on")  # fmt: skip
     p.add_argument("--redis", default="redis://127.0.0.1:6379/2", help="the bus --workers shares")
+    p.add_argument("--baseline", type=Path, default=None,
+                   help="another checkout (e.g. `git archive <commit> | tar -x -C /tmp/before`) whose server "
+                        "runs in turn with this one, --pairs times, beside one floor; prints the means (writes nothing)")  # fmt: skip
+    p.add_argument("--pairs", type=int, default=3, help="baseline/this-tree pairs with --baseline")
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=2))
-    if not args.no_write and not args.bots:
+    if not args.no_write and not args.bots and not args.baseline:
         if args.workers:
             write_readme(result, WORKERS_BEGIN, WORKERS_END)
         else:

@@ -42,8 +42,10 @@ class ServerProcess:
         env: dict[str, str] | None = None,
         log_path: Path | None = None,
         log_level: str = "warning",
+        root: Path = ROOT,
     ) -> None:
         self.log_level = log_level
+        self.root = root  # the checkout whose server runs (bench/server_load.py --baseline: another one)
         self.database_url = database_url
         self.port = port or free_port()
         self.redis_url = redis_url
@@ -61,7 +63,7 @@ class ServerProcess:
     def start(self, timeout: float = 90.0) -> ServerProcess:
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(self.root),
             "DRAGONTABLE_EXTRA_GAMES": TOY_GAMES,
             # No bot runner unless a test asks for one (DRAGONTABLE_BOT_RUNNERS in ``env``).
             "DRAGONTABLE_BOT_RUNNERS": "0",
@@ -76,7 +78,7 @@ class ServerProcess:
         if self.redis_url:
             cmd += ["--redis-url", self.redis_url]
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
