@@ -481,26 +481,34 @@ _ENGAGE: dict[tuple[int, ...], tuple[set[int], set[int], set[int]]] = {}
 
 
 def _hero_moves(s: State, legal: list[Action]) -> list[Action]:
+    # The list read once: each hero's moves (in list order), the pick-ups and the drops.
+    by_hero: dict[str, list[Action]] = {}
+    picks: list[Action] = []
+    drops: list[Action] = []
+    for a in legal:
+        kind = a["type"]
+        if kind == "move":
+            moves = by_hero.get(a["hero"])
+            if moves is None:
+                by_hero[a["hero"]] = [a]
+            else:
+                moves.append(a)
+        elif kind == "pick_up":
+            picks.append(a)
+        elif kind == "drop":
+            drops.append(a)
+    heroes = s["heroes"]
     # Picking up is purposeful for a hero that can still carry it somewhere, and never in the
     # chamber (where artifacts are delivered): otherwise the pick-ups undo the drops.
-    movers = {a["hero"] for a in legal if a["type"] == "move"}
-    out = [
-        a
-        for a in legal
-        if a["type"] == "pick_up" and a["hero"] in movers and s["heroes"][a["hero"]]["cell"] not in CHAMBER
-    ]
-    out += [a for a in legal if a["type"] == "drop" and s["heroes"][a["hero"]]["cell"] in CHAMBER]
+    out = [a for a in picks if a["hero"] in by_hero and heroes[a["hero"]]["cell"] not in CHAMBER]
+    out += [a for a in drops if heroes[a["hero"]]["cell"] in CHAMBER]
     if out:
         return out
     carriers = {a["carrier"] for a in s["artifacts"].values() if a["carrier"] is not None}
     loose = [a["cell"] for a in s["artifacts"].values() if a["cell"] is not None and a["cell"] not in CHAMBER]
     gate = bool(s["gate"])
-    by_hero: dict[str, list[Action]] = {}
-    for a in legal:
-        if a["type"] == "move":
-            by_hero.setdefault(a["hero"], []).append(a)
     for hid, moves in by_hero.items():
-        if hid in carriers and s["heroes"][hid]["cell"] not in CHAMBER:
+        if hid in carriers and heroes[hid]["cell"] not in CHAMBER:
             goal: Iterable[int] = CHAMBER
         elif gate and s["zorkal"]["life"] > 0:
             goal = BOARD.footprint[s["zorkal"]["cell"]]
