@@ -30,7 +30,7 @@ from .state import (
     State,
     Work,
     ZorkalState,
-    copy_json,
+    copy_actions,
     hand_over,
     reader,
 )
@@ -155,7 +155,7 @@ def legal(s: State, seat: str, only: str | None = None, hero: str | None = None)
             # leaves the engine and its holder may edit it.  Not the movement steps' lists (the
             # Keeper's, the heroes'): moves but for a few actions that are cheap to list again
             # and cost more to copy at every list than to check once.
-            w.memo[("listed", seat)] = [copy_json(a) for a in out if a["type"] != "move"]
+            w.memo[("listed", seat)] = copy_actions([a for a in out if a["type"] != "move"])
     return out
 
 

@@ -12,6 +12,7 @@ list or dict with a state: it is built fresh or copied with ``copy_json``.
 
 from __future__ import annotations
 
+import marshal
 from typing import Any, TypedDict, cast
 
 from backend.engine.core import Event, Transition
@@ -228,6 +229,17 @@ def copy_json(x: Any) -> Any:
     if type(x) is list:
         return [copy_json(v) if type(v) is dict or type(v) is list else v for v in x]
     return x
+
+
+def copy_actions(actions: list[Any]) -> list[Any]:
+    """``[copy_json(a) for a in actions]`` for a whole list at once (``actions.legal`` keeps one
+    of each list it hands out): ``marshal`` copies plain JSON data (dicts, lists, strings,
+    numbers, in order) in C, about twice as fast; anything it cannot copy falls back."""
+    try:
+        copied: list[Any] = marshal.loads(marshal.dumps(actions))
+    except ValueError:
+        return [copy_json(a) for a in actions]
+    return copied
 
 
 def placed(cell: int | None) -> int:
