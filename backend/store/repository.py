@@ -81,6 +81,40 @@ _GT = GameTable.__table__
 _TABLE_WITH_HOST = select(_GT, Player.__table__.c.name.label("host_name")).outerjoin(
     Player.__table__, Player.__table__.c.id == _GT.c.host_player_id
 )
+# One table by id: built once, as every statement here (SQLAlchemy then finds its compiled
+# form by the statement's cache key; a statement built per call is walked again each time).
+_TABLE_BY_ID = _TABLE_WITH_HOST.where(_GT.c.id == bindparam("t"))
+_INSERT_TABLE = insert(_GT)
+_INSERT_SEATS = insert(SeatRow.__table__)
+_START = (
+    update(_GT)
+    .where(_GT.c.id == bindparam("t"), _GT.c.status == "open")
+    .values(status="live", seed_hex=bindparam("seed"), commitment=bindparam("commitment"),
+            initial_hash=bindparam("initial"), started_at=bindparam("at"), seq=0)
+)  # fmt: skip
+_NEWEST_SNAPSHOT = (
+    select(Snapshot.seq, Snapshot.state, Snapshot.state_hash)
+    .where(Snapshot.table_id == bindparam("t"), Snapshot.seq <= bindparam("upto"))
+    .order_by(Snapshot.seq.desc())
+    .limit(1)
+)
+_NEWEST_ACTION_IDS = (
+    select(ActionRow.action_id, ActionRow.seq, ActionRow.seat)
+    .where(ActionRow.table_id == bindparam("t"))
+    .order_by(ActionRow.seq.desc())
+    .limit(RECENT_ACTION_IDS)
+)
+_A = ActionRow.__table__.c
+_ACTIONS_AFTER = (
+    select(_A.seq, _A.seat, _A.action, _A.action_id, _A.state_hash, _A.by_timeout)
+    .where(_A.table_id == bindparam("t"), _A.seq > bindparam("after"))
+    .order_by(_A.seq)
+)
+_ACTIONS_BETWEEN = (
+    select(_A.seq, _A.seat, _A.action, _A.action_id, _A.state_hash, _A.by_timeout)
+    .where(_A.table_id == bindparam("t"), _A.seq > bindparam("after"), _A.seq <= bindparam("upto"))
+    .order_by(_A.seq)
+)
 _PLAYER_BY_TOKEN = select(Player.id, Player.name, Player.token_hash, Player.bot).where(
     Player.token_hash == bindparam("h")
 )
@@ -181,7 +215,7 @@ class Repository(ChatLog):
         table_id = new_id()
         with self.engine.begin() as conn:
             conn.execute(
-                insert(_GT),
+                _INSERT_TABLE,
                 {
                     "id": table_id,
                     "game": game,
@@ -202,7 +236,7 @@ class Repository(ChatLog):
                 },
             )
             conn.execute(
-                insert(SeatRow.__table__),
+                _INSERT_SEATS,
                 [
                     {"table_id": table_id, "seat": seat, "position": i, "label": label}
                     for i, (seat, label) in enumerate(seats)
@@ -241,7 +275,7 @@ class Repository(ChatLog):
 
     @staticmethod
     def _table_row(conn: Connection, table_id: str) -> Any:
-        row = conn.execute(_TABLE_WITH_HOST.where(_GT.c.id == bindparam("t")), {"t": table_id}).first()
+        row = conn.execute(_TABLE_BY_ID, {"t": table_id}).first()
         if row is None:
             raise NotFound(table_id)
         return row
@@ -328,16 +362,8 @@ class Repository(ChatLog):
         """Open → live, once; False when someone else started it first."""
         with self.engine.begin() as conn:
             result = conn.execute(
-                update(_GT)
-                .where(_GT.c.id == table_id, _GT.c.status == "open")
-                .values(
-                    status="live",
-                    seed_hex=seed_hex,
-                    commitment=commitment,
-                    initial_hash=initial_hash,
-                    started_at=now(),
-                    seq=0,
-                )
+                _START,
+                {"t": table_id, "seed": seed_hex, "commitment": commitment, "initial": initial_hash, "at": now()},
             )
             return result.rowcount == 1
 
@@ -345,20 +371,10 @@ class Repository(ChatLog):
     def load_for_play(self, table_id: str) -> PlayLoad:
         with self.engine.connect() as s:
             table = self._record(s, self._table_row(s, table_id), with_seed=True)
-            snap = s.execute(
-                select(Snapshot.seq, Snapshot.state, Snapshot.state_hash)
-                .where(Snapshot.table_id == table_id, Snapshot.seq <= table.seq)
-                .order_by(Snapshot.seq.desc())
-                .limit(1)
-            ).first()
+            snap = s.execute(_NEWEST_SNAPSHOT, {"t": table_id, "upto": table.seq}).first()
             after = snap.seq if snap else 0
             actions = self._actions_after(s, table_id, after)
-            newest = s.execute(
-                select(ActionRow.action_id, ActionRow.seq, ActionRow.seat)
-                .where(ActionRow.table_id == table_id)
-                .order_by(ActionRow.seq.desc())
-                .limit(RECENT_ACTION_IDS)
-            ).all()
+            newest = s.execute(_NEWEST_ACTION_IDS, {"t": table_id}).all()
             ids = {aid: (seq, seat) for aid, seq, seat in reversed(newest)}
             return PlayLoad(
                 table=table,
@@ -373,16 +389,12 @@ class Repository(ChatLog):
     def _actions_after(
         conn: Connection, table_id: str, seq: int, upto: int | None = None
     ) -> list[LoggedAction]:
-        a = ActionRow.__table__.c
-        q = select(a.seq, a.seat, a.action, a.action_id, a.state_hash, a.by_timeout).where(
-            a.table_id == table_id, a.seq > seq
+        rows = (
+            conn.execute(_ACTIONS_AFTER, {"t": table_id, "after": seq})
+            if upto is None
+            else conn.execute(_ACTIONS_BETWEEN, {"t": table_id, "after": seq, "upto": upto})
         )
-        if upto is not None:
-            q = q.where(a.seq <= upto)
-        return [
-            LoggedAction(r.seq, r.seat, dict(r.action), r.action_id, r.state_hash, r.by_timeout)
-            for r in conn.execute(q.order_by(a.seq))
-        ]
+        return [LoggedAction(r.seq, r.seat, dict(r.action), r.action_id, r.state_hash, r.by_timeout) for r in rows]
 
     def actions_after(self, table_id: str, seq: int, upto: int | None = None) -> list[LoggedAction]:
         with self.engine.connect() as conn:
