@@ -351,8 +351,13 @@ class Work:
 
     # -- events -----------------------------------------------------------------------
     def emit(self, kind: str, text: str, *, to: frozenset[str] | None = None, **data: Any) -> None:
-        # Copied: rules pass parts of the state, and events leave the engine.
-        self.events.append(Event(kind, copy_json({"text": text, **data}), to))
+        # Copied: rules pass parts of the state, and events leave the engine.  The dict is new
+        # here, so only the values that are containers are (``copy_json`` would copy it again).
+        payload = {"text": text, **data}
+        for key, value in data.items():
+            if type(value) is dict or type(value) is list:
+                payload[key] = copy_json(value)
+        self.events.append(Event(kind, payload, to))
 
     def finish(self) -> Transition[State]:
         if self._rng is not None:
