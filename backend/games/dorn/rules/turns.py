@@ -244,13 +244,19 @@ def start_hero_turn(w: Work) -> None:
 def hero_phase_seats(w: Work) -> list[str]:
     """Hero seats that still owe a decision in the open hero phase (content 5.8)."""
     s = w.s
+    done, effects, heroes = s["done"], s["effects"], s["heroes"]
+    blessings = s["phase"] == BLESSINGS
     out = []
-    for seat in s["seats"]:
-        if seat in s["done"] or not w.seat_heroes_on_board(seat) or OUT_OF_TIME + seat in s["effects"]:
+    # Asked after every hero command (``settle``) and by ``to_act``: the tests inlined.
+    for seat, mine in s["seats"].items():
+        if seat in done or (effects and OUT_OF_TIME + seat in effects):
             continue
-        if s["phase"] == BLESSINGS and s["blessings"].get(seat) is None:
+        if blessings and s["blessings"].get(seat) is None:
             continue
-        out.append(seat)
+        for hid in mine:
+            if heroes[hid]["cell"] is not None:  # a hero on the board (``seat_heroes_on_board``)
+                out.append(seat)
+                break
     return out
 
 
