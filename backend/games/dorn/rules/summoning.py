@@ -7,13 +7,14 @@ Slime of Despair (R01), the one Ritual this module reads, is read from ``rituals
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..board import BOARD
 from ..catalog import MONSTERS, STRONG_TYPES, STRONG_ZONES, WEAK_CAP, WEAK_TYPES
 from ..state import State, Work, cell_name, xy
 from .effects import in_play
-from .movement import creature_may_enter
+from .movement import CREATURE_CLOSED, CREATURE_OPEN
 
 SLIME_OF_DESPAIR = "R01"
 # Zorkal's summoning abilities (content 2.4): coven from level 2, pandemonium from level 3.
@@ -41,12 +42,28 @@ def below_cap(w: Work, mtype: str) -> bool:
 
 def free_cells(w: Work, cells: tuple[int, ...] | list[int]) -> list[int]:
     """Cells with no figure and no obstacle (tokens do not count, ruling 18)."""
-    return [c for c in cells if creature_may_enter(w, "", c)]
+    return list(_free(w, cells))
 
 
 def _any_free(w: Work, cells: tuple[int, ...] | list[int]) -> bool:
     """Whether ``free_cells`` would find one: the first answers."""
-    return any(creature_may_enter(w, "", c) for c in cells)
+    return next(_free(w, cells), None) is not None
+
+
+def _free(w: Work, cells: tuple[int, ...] | list[int]) -> Iterator[int]:
+    """``creature_may_enter`` for no creature in particular, inlined: a zone is 10-40 cells, and
+    the Keeper's summoning list and ``settle`` after each summon walk it."""
+    occ = w.occupancy()
+    obstacles = w.obstacle_cells()
+    terrain = CREATURE_OPEN if w.s["gate"] else CREATURE_CLOSED
+    footprint = BOARD.footprint
+    for c in cells:
+        if terrain[c]:
+            for f in footprint[c]:
+                if f in obstacles or f in occ:
+                    break
+            else:
+                yield c
 
 
 def weak_cells(w: Work, mtype: str) -> list[int]:
