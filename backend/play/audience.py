@@ -4,8 +4,10 @@ frame encoded once.
 A connection that takes patches (docs/protocol.md, "View patches") gets the patch from the
 ``{"v": view, "l": legal, "t": to_act}`` it was last sent to this one, when that is shorter
 than sending them whole; connections that were sent the same dict share one frame.  The
-patch is always between two docs of this audience's own seat (``conn.sent`` is only ever a
-doc built for ``conn.seat``): nothing crosses seats.
+patch is always between two docs its seat may see (``conn.sent`` is only ever a doc built for
+``conn.seat``, or the one update of every audience that sees what the spectators see:
+play/frames.py ``fan_out``, a doc with the spectators' view, nothing listed and the public
+events): nothing crosses seats.
 """
 
 from __future__ import annotations
