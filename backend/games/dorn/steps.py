@@ -8,6 +8,7 @@ list is rebuilt after every move), so each generator builds only the part asked 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 from typing import NamedTuple
 
 from backend.engine.core import Action
@@ -144,12 +145,12 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
             # ``_creature_walk``'s reuse test, inlined: this loop is the hot spot.
             walk = walks.get(mid)
             if walk is None:
-                walk = _creature_walk(w, walks, mid, m["cell"], mv)
+                walk = _new_walk(w, walks, mid, m["cell"], mv)
             else:
                 # One unpack, not six reads.
                 cell, budget, walk_gate, looked, snapshot, _dests, _costs, _cells = walk
                 if cell != m["cell"] or budget != mv or walk_gate != gate or blocked & looked != snapshot:
-                    walk = _creature_walk(w, walks, mid, m["cell"], mv)
+                    walk = _new_walk(w, walks, mid, m["cell"], mv)
         # ``turns.can_bat``, the vampire's test first: most creatures are not.
         out.append((mid, m["type"] in BATS and turns.can_bat(m), walk))
     z = s["zorkal"]
@@ -276,10 +277,18 @@ def _creature_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget
         and w.blocked_bits() & found.looked == found.snapshot
     ):
         return found
+    return _new_walk(w, walks, cid, cell, budget)
+
+
+def _new_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget: int) -> _Walk:
+    """``_creature_walk`` once the kept walk is known not to hold (``_blocks`` tests it inline)."""
     looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
     order = tuple(sorted(dests))
-    xys = tuple([XY[c] for c in order])
-    walk = walks[cid] = _Walk(cell, budget, gate, looked, snapshot, xys, dests, order)
+    # The (x, y) of each cell in one C call (``itemgetter`` of one index gives the item itself).
+    xys: tuple[tuple[int, int], ...] = (
+        itemgetter(*order)(XY) if len(order) > 1 else (XY[order[0]],) if order else ()
+    )
+    walk = walks[cid] = _Walk(cell, budget, bool(w.s["gate"]), looked, snapshot, xys, dests, order)
     return walk
 
 
