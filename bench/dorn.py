@@ -146,8 +146,10 @@ def write(row: dict[str, Any]) -> None:
     if match is None:
         return
     body = match.group(1).rstrip("\n").split("\n")
-    rows = [i for i, b in enumerate(body) if b.startswith("|")]
-    at = rows[-1] + 1 if rows else len(body)  # after the table's last row
+    # After the last row of the block's first table (the rounds' own tables of steps follow it).
+    at = next((i for i, b in enumerate(body) if b.startswith("|")), len(body))
+    while at < len(body) and body[at].startswith("|"):
+        at += 1
     body.insert(at, line)
     README.write_text(text[: match.start(1)] + "\n".join(body) + "\n" + text[match.end(1) :])
 
