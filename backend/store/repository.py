@@ -102,7 +102,7 @@ _NEWEST_ACTION_IDS = (
     select(ActionRow.action_id, ActionRow.seq, ActionRow.seat)
     .where(ActionRow.table_id == bindparam("t"))
     .order_by(ActionRow.seq.desc())
-    .limit(RECENT_ACTION_IDS)
+    .limit(bindparam("n"))
 )
 _A = ActionRow.__table__.c
 _ACTIONS_AFTER = (
@@ -374,7 +374,7 @@ class Repository(ChatLog):
             snap = s.execute(_NEWEST_SNAPSHOT, {"t": table_id, "upto": table.seq}).first()
             after = snap.seq if snap else 0
             actions = self._actions_after(s, table_id, after)
-            newest = s.execute(_NEWEST_ACTION_IDS, {"t": table_id}).all()
+            newest = s.execute(_NEWEST_ACTION_IDS, {"t": table_id, "n": RECENT_ACTION_IDS}).all()
             ids = {aid: (seq, seat) for aid, seq, seat in reversed(newest)}
             return PlayLoad(
                 table=table,
