@@ -142,6 +142,12 @@ def test_hot_seat_one_browser_holds_both_seats(browser, server) -> None:
     # as the welcome answering its resync: the page still turns to it.
     mover = due_seat(page)
     other = ({"p1", "p2"} - {mover}).pop()
+    # Both connections hold the last step before one is put behind (under load the other's
+    # update may still be on its way: put behind then, it fell two steps back, not one).
+    page.wait_for_function(
+        "([a, b]) => { const c = window.__dt.table.connections; return c.get(a).lastSeq === c.get(b).lastSeq; }",
+        arg=[mover, other],
+    )
     resyncs = page.evaluate(
         "(s) => { const c = window.__dt.table.connections.get(s); c.lastSeq -= 1; return c.resyncs; }", other
     )
