@@ -189,7 +189,7 @@ class TableRuntime:
 
     def broadcast_presence(self) -> None:
         spectators, here = self.presence()
-        self.broadcast(protocol.presence(spectators, sorted(here)))
+        self.broadcast(protocol.presence(spectators, sorted(here), self.clock.deadline()))
 
     # -- connecting ---------------------------------------------------------
     async def attach(self, conn: Connection, last_seq: int | None, watch: str | None = None) -> None:

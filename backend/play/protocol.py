@@ -126,8 +126,10 @@ def rejected(action_id: str, code: str, message: str, seq: int, rule: dict[str, 
             "rule": rule}  # fmt: skip
 
 
-def presence(spectators: int, connected: list[str]) -> dict[str, Any]:
-    return {"type": "presence", "spectators": spectators, "connected": connected}
+def presence(spectators: int, connected: list[str], deadline: float | None) -> dict[str, Any]:
+    """Who is here, and the deadline their coming or going moved: the seat clocks re-arm on
+    every change of presence (play/seatclock.py), and the seats already here must see it too."""
+    return {"type": "presence", "spectators": spectators, "connected": connected, "deadline": deadline}
 
 
 def pong() -> dict[str, Any]:

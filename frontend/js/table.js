@@ -244,6 +244,10 @@ class LiveTable {
     conn.addEventListener("presence", (e) => {
       this.spectators = e.detail.spectators;
       this.connectedSeats = new Set(e.detail.connected || []);
+      // A seat coming or going re-arms the clocks: the live deadline moves with it (a side
+      // spectator's delayed view has none).
+      const d = this.data.get(key);
+      if (d && !conn.watch && "deadline" in e.detail) d.deadline = e.detail.deadline ?? null;
       this.renderStatus();
       this.renderPanels();
     });

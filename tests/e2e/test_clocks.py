@@ -71,8 +71,11 @@ def test_lobby_clock_counts_down_from_the_first_decision(browser, server, artifa
 
     # Before anyone has acted, both screens count down the first decision.
     assert seq_of(alice) == 0
+    # (A page whose seat was not yet connected at the start first shows the absent seat's 15 s
+    # prompt timeout; the presence frame of its arrival brings the clock's deadline.)
     for page in (alice, bob):
         page.wait_for_selector("#deadline")
+        page.wait_for_function(f"() => ({LEFT})() > 15", timeout=5_000)
         assert 20 <= seconds_left(page) <= 30, page.inner_text("#deadline")
     first = seconds_left(alice)
     alice.wait_for_function(f"() => ({LEFT})() < {first}")

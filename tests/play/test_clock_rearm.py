@@ -9,7 +9,9 @@ is not connected is answered for after the table's prompt timeout (1 s here).
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from pathlib import Path
 
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random, start_table
@@ -113,3 +115,38 @@ async def test_after_a_restart_an_absent_seat_is_answered_for(tmp_path: Path) ->
         await back.close()
     finally:
         server.stop()
+
+
+async def test_the_seats_here_are_told_the_deadline_an_arrival_or_departure_moved(
+    server: ServerProcess, api: Api
+) -> None:
+    """An absent seat that owes the decision is answered for after the prompt timeout; its
+    person coming back puts it on the turn clock again.  The seat already here hears the new
+    deadline in the presence frame (it once kept the absent seat's shorter one: a browser showed
+    "0:15 left" under a 30 s clock until the next action)."""
+    tid, tokens = start_table(api, options={"players": 2, "target": 200}, prompt_timeout_seconds=40,
+                              turn_clock_seconds=600)  # fmt: skip
+    p1 = WsClient(server.ws_url(tid), tokens["p1"])
+    await p1.connect()
+    asked = time.time()
+    await p1.send({"type": "act", "seq": 0, "action_id": "first", "action": {"type": "roll"}})
+    await p1.wait_seq(1)
+    assert p1.to_act == ["p2"]
+    update = next(m for m in map(json.loads, reversed(p1.raw)) if m["type"] == "update")
+    away = update["deadline"]  # p2 is not here: the prompt timeout
+    assert away is not None and asked + 30 < away < asked + 60
+
+    async def presence_with(connected: list[str]) -> dict:
+        while True:
+            frame = await p1.expect("presence", timeout=8)
+            if frame["connected"] == connected:
+                return frame
+
+    p2 = WsClient(server.ws_url(tid), tokens["p2"])
+    welcome = await p2.connect(last_seq=1)
+    back = (await presence_with(["p1", "p2"]))["deadline"]
+    assert back == welcome["deadline"] and back > away + 500  # the turn clock, from when p2 was asked
+    await p2.close()
+    gone = (await presence_with(["p1"]))["deadline"]
+    assert gone is not None and gone < back - 500  # the prompt timeout again, from the leaving
+    await p1.close()
