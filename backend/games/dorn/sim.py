@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from typing import overload
 
 from backend.engine.core import Action
@@ -79,8 +80,12 @@ def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
         if state["surrender"] is not None and _gives_up(state, seat):
             return {"type": "surrender_vote", "accept": True}
         # ``actions.legal`` lists them at the head (one listed after a hidden monster's cells is
-        # only ever skipped by ``_uniform``).
-        give_up = next((a for a in legal[:3] if a["type"] in GIVE_UP_TYPES), None)
+        # only ever skipped by ``_uniform``).  A loop, not ``next()`` of a generator: every pick.
+        give_up = None
+        for a in legal[:3]:
+            if a["type"] in GIVE_UP_TYPES:
+                give_up = a
+                break
         if give_up is not None and (_gives_up(state, seat) or rng.below(SURRENDER_CHANCE) == 0):
             return give_up
     if clock.playing(state) and rng.below(TIME_UP_CHANCE) == 0:
@@ -187,7 +192,7 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequ
     blocks = w.keeper_moves
     if listed is None or listed[0] is not legal or listed[1] != len(legal) or blocks is None:
         return _keeper_moves_listed(s, legal)
-    targets = tuple(sorted(h["cell"] for h in s["heroes"].values() if h["cell"] is not None))
+    targets = tuple(sorted([h["cell"] for h in s["heroes"].values() if h["cell"] is not None]))
     gate = bool(s["gate"])
     # The heroes' cells and the gate, as one object while they hold (the whole Keeper movement
     # step): each block's test is then two identity tests.
@@ -284,6 +289,16 @@ def _sort_block(
     # count as closer (below); a creature in the chamber only goes deeper.
     here = None if inside else dist.reach(at)
     found = dist.found
+    if not inside and wanted.isdisjoint(cells) and CHAMBER.isdisjoint(cells):
+        # Most blocks: no move attacks or enters the chamber, so only "closer" is sorted, by
+        # loops in C (the nearest distance below ``here``, then the moves at it, in list order).
+        if here is None:
+            return (), (), ()
+        steps = list(map(found.get, cells, repeat(here)))
+        nearest = min(steps, default=here)
+        if nearest >= here:
+            return (), (), ()
+        return (), (), tuple([to for to, d in zip(dests, steps, strict=True) if d == nearest])
     engage: list[tuple[int, int]] = []
     deeper: list[tuple[int, int]] = []
     closer: list[tuple[int, int]] = []

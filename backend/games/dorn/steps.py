@@ -200,7 +200,8 @@ def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list
         if undone:
             out += [a for a in undone if a["hero"] == hid]
         if moves:
-            out += [{"type": "move", "hero": hid, "to": [x, y]} for x, y in _hero_cells(w, hid)]
+            # In cell order; ``[*XY[c]]`` builds the (x, y) list without a list of pairs between.
+            out += [{"type": "move", "hero": hid, "to": [*XY[c]]} for c in sorted(destinations(w, hid))]
         if picks:
             out += [{"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)]
         carried = treasure.carried(w, hid)
@@ -253,11 +254,6 @@ def destinations(w: Work, hid: str) -> dict[int, int]:
     if dests is None:
         dests = w.memo[("dest", hid)] = movement.hero_destinations(w, hid)
     return dests
-
-
-def _hero_cells(w: Work, hid: str) -> list[tuple[int, int]]:
-    """The hero's destinations as (x, y), in cell order."""
-    return [XY[c] for c in sorted(destinations(w, hid))]
 
 
 def _creature_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget: int) -> _Walk:
