@@ -57,6 +57,9 @@ class TableChat:
         # (channels, seats, side) -> the chat_history frame for connections that read so.
         self._histories: dict[tuple[tuple[str, ...], tuple[str, ...], str | None], str] = {}
         self._lines = 0  # lines kept or heard: a history read across a new line is not kept
+        # True once the database was seen to hold no line of this table (most tables, when
+        # their players arrive): every arrival's history is then empty, with no read at all.
+        self._silent = False
 
     async def say(self, conn: Connection, text: str, to: str | None, seq: int) -> None:
         """Keep the line, then tell every connection that may read it, here and on the bus."""
@@ -86,6 +89,15 @@ class TableChat:
         """A line was kept (or may have been) or came from another worker: histories change."""
         self._lines += 1
         self._histories.clear()
+        self._silent = False
+
+    def _read(self, key: tuple[tuple[str, ...], tuple[str, ...], str | None]) -> tuple[list[ChatRecord], bool]:
+        """The lines of ``key``'s history, and whether the table is silent (in a worker thread).  The first read asks whether the
+        table has any line at all, so that the arrivals of a silent table cost one read, not
+        one for each way of reading (each seat holds its own private lines)."""
+        if not self.repo.has_chat_lines(self.table_id):
+            return [], True
+        return self.repo.chat_lines(self.table_id, list(key[0]), list(key[1]), chat.HISTORY_LINES), False
 
     def forget_histories(self) -> None:
         """Nobody is here: the kept frames go (the table at rest keeps little, issue 15.4)."""
@@ -119,9 +131,7 @@ class TableChat:
             if text is None:
                 lines_before = self._lines
                 try:
-                    lines = await asyncio.to_thread(
-                        self.repo.chat_lines, self.table_id, list(key[0]), list(key[1]), chat.HISTORY_LINES
-                    )
+                    lines, silent = ([], True) if self._silent else await asyncio.to_thread(self._read, key)
                 except Exception as exc:  # the live lines still come; the past waits for a reconnect
                     log.warning("table %s: cannot read the chat (%s)", self.table_id, exc)
                     return
@@ -129,4 +139,5 @@ class TableChat:
                 text = protocol.dumps(history)
                 if self._lines == lines_before:  # no line came while it was read
                     self._histories[key] = text
+                    self._silent = silent
             conn.send_text(text)

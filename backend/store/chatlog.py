@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC
 
-from sqlalchemy import Engine, insert, or_, select
+from sqlalchemy import Engine, bindparam, insert, or_, select
 
 from .models import ChatLine
 from .records import ChatRecord
+
+# Built once: SQLAlchemy walks a statement built anew at each call for its cache key.
+_ANY_LINE = select(ChatLine.__table__.c.id).where(ChatLine.__table__.c.table_id == bindparam("t")).limit(1)
 
 
 class ChatLog:
@@ -28,6 +31,11 @@ class ChatLog:
                 {"table_id": table_id, "seq": line.seq, "channel": line.channel, "from_name": line.from_name,
                  "from_seat": line.from_seat, "text": line.text, "system": line.system, "created_at": line.at},
             )  # fmt: skip
+
+    def has_chat_lines(self, table_id: str) -> bool:
+        """Whether anything was ever said at the table (its arrivals' histories are empty if not)."""
+        with self.engine.connect() as conn:
+            return conn.execute(_ANY_LINE, {"t": table_id}).first() is not None
 
     def chat_lines(
         self, table_id: str, channels: Sequence[str], from_seats: Sequence[str], limit: int

@@ -296,9 +296,14 @@ class _Repo:
     def __init__(self) -> None:
         self.lines: list[ChatRecord] = []
         self.reads = 0
+        self.asked = 0  # whether the table has any line at all
 
     def add_chat_line(self, table_id: str, line: ChatRecord) -> None:
         self.lines.append(line)
+
+    def has_chat_lines(self, table_id: str) -> bool:
+        self.asked += 1
+        return bool(self.lines)
 
     def chat_lines(self, table_id: str, channels: list[str], from_seats: list[str], limit: int) -> list[ChatRecord]:
         self.reads += 1
@@ -344,3 +349,33 @@ async def test_arrivals_that_read_alike_share_one_read_until_the_next_line() -> 
     talk.deliver({"type": "chat", "name": "Bob", "seat": "p2", "text": "from afar", "channel": "table"})
     await talk.send_history([late])
     assert history_of(late.frames[-1]) == ["hello all", "from afar"]
+
+
+async def test_the_arrivals_at_a_silent_table_cost_one_question_and_no_read() -> None:
+    """Each seat reads its own private lines, so the arrivals at a table read its history in
+    as many ways as it has seats and sides; where nothing was ever said, one question answers
+    them all.  The first line said ends that: the next arrival reads it."""
+    repo = _Repo()
+    seats = [_Conn(s) for s in ("p1", "p2", "p3")]
+    crowd = [_Conn(None) for _ in range(10)]
+    seating = Seating.of({"p1": "ann", "p2": "bob", "p3": "cy"}, {"all": ["p1", "p2", "p3"]}, over=False)
+    talk = TableChat(repo, "t1", [*seats, *crowd], lambda: seating, lambda message: None)  # type: ignore[arg-type]
+    for c in [*seats, *crowd]:
+        await talk.send_history([c])
+    assert (repo.asked, repo.reads) == (1, 0)
+    assert all(c.frames[-1]["type"] == "chat_history" and history_of(c.frames[-1]) == [] for c in [*seats, *crowd])
+    await talk.say(seats[0], "hello all", None, 3)
+    await talk.say(seats[0], "just you", "seat:p2", 3)
+    late = _Conn("p2")
+    await talk.send_history([late])
+    assert history_of(late.frames[-1]) == ["hello all", "just you"]
+    await talk.send_history([_Conn(None)])
+    assert repo.reads == 2
+    # A line heard from another worker ends the silence too.
+    quiet = TableChat(repo := _Repo(), "t2", [], lambda: seating, lambda message: None)  # type: ignore[arg-type]
+    await quiet.send_history([_Conn(None)])
+    repo.lines.append(ChatRecord(5, "table", "Bob", "p2", "from afar", False, datetime.now(UTC)))
+    quiet.deliver({"type": "chat", "name": "Bob", "seat": "p2", "text": "from afar", "channel": "table"})
+    watcher = _Conn(None)
+    await quiet.send_history([watcher])
+    assert history_of(watcher.frames[-1]) == ["from afar"]
