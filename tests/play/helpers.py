@@ -8,6 +8,7 @@ from typing import Any
 from backend.engine.core import Game
 from backend.engine.replay import state_hash
 from backend.engine.rng import commitment
+from backend.play import patch
 from backend.store.repository import ActionWrite
 from tests.conformance import assert_no_leak as _assert_no_leak
 
@@ -103,3 +104,13 @@ def check_no_leaks(
                 missed, hidden(game, states[missed["seq"]], client.seat), f"missed @ {missed['seq']}"
             )
     return len(client.raw)
+
+
+def as_doc(msg: dict[str, Any]) -> dict[str, Any]:
+    """What a patch applies to, from a welcome or a whole update."""
+    return {"v": msg["view"], "l": msg["legal"], "t": msg["to_act"]}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON (Python's == takes 1 for true and 1.0)."""
+    return patch.canonical(a) == patch.canonical(b)
