@@ -269,26 +269,7 @@ async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[
 
 
 # -- the floor: a bare websockets fan-out server --------------------------------------------
-FLOOR_SERVER = """
-import asyncio, json, sys, websockets
-groups = {}
-async def handler(ws):
-    group = None
-    async for text in ws:
-        msg = json.loads(text)
-        if msg["t"] == "join":
-            group = groups.setdefault(msg["g"], set()); group.add(ws)
-        else:
-            frame = json.dumps({"type": "bench", "seq": msg["seq"], "pad": "x" * msg["size"]})
-            websockets.broadcast(group, frame)
-    if group is not None:
-        group.discard(ws)
-async def main():
-    async with websockets.serve(handler, "127.0.0.1", int(sys.argv[1]), max_size=2**24):
-        print("ready", flush=True)
-        await asyncio.Future()
-asyncio.run(main())
-"""
+FLOOR_SERVER = Path(__file__).with_name("floor_server.py")
 
 
 async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, size: int,
@@ -466,7 +447,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         sampled = sample_frame_size(tmp / f"{label(modes[0]).replace(' ', '-')}{tag}.db")
     size = args.frame_bytes or sampled
     port = free_port()
-    floor = subprocess.Popen([sys.executable, "-c", FLOOR_SERVER, str(port)], stdout=subprocess.PIPE)
+    floor = subprocess.Popen([sys.executable, str(FLOOR_SERVER), str(port)], stdout=subprocess.PIPE)
     assert floor.stdout is not None and floor.stdout.readline().strip() == b"ready"
     fstats = Stats()
     fphase = Phase(interval)
