@@ -173,9 +173,10 @@ def creature_destinations(w: Work, cid: str, cell: int, budget: int) -> dict[int
     destination of its own, as standing on it is the same position.
 
     The answer depends only on the start, the budget, the gate and which of the cells the walk
-    looked at hold a figure or an obstacle, so it is memoised on exactly that: the Keeper's list
-    is rebuilt after every move, and a move rarely touches most creatures' walks.  The returned
-    dict is shared: read it, never change it."""
+    looked at hold a figure or an obstacle (``creature_walk``), so a reader keeps each creature's
+    last walk while those hold (``steps._creature_walk``): the Keeper's list is rebuilt after
+    every move, and a move rarely touches most creatures' walks.  The returned dict may be such a
+    kept walk's: read it, never change it."""
     if budget <= 0:
         return {}
     return creature_walk(w, cid, cell, budget)[2]
@@ -184,7 +185,9 @@ def creature_destinations(w: Work, cid: str, cell: int, budget: int) -> dict[int
 def creature_walk(w: Work, cid: str, cell: int, budget: int) -> tuple[int, int, dict[int, int]]:
     """``creature_destinations`` with what it depends on: (bits of the cells the walk looked at,
     their blocked bits then, destinations).  The walk is valid while ``blocked & looked`` is
-    unchanged, whoever the creature is."""
+    unchanged, whoever the creature is.  Not memoised here: a process-wide memo on (start,
+    budget, gate) answered 5 % of the walks the Keeper's lists make, and testing its entries
+    cost more than the walks it saved (issue 15.3)."""
     gate = bool(w.s["gate"])
     blocked = w.blocked_bits()
     engaged: frozenset[int] | None = None
@@ -193,21 +196,8 @@ def creature_walk(w: Work, cid: str, cell: int, budget: int) -> tuple[int, int, 
         # those cells join the memo's snapshot (above the board's bits), flagged by TACTICS_BIT.
         engaged = tactics.creature_engaged_cells(w)
         blocked |= TACTICS_BIT | _hero_bits(w) << HERO_SHIFT
-    key = (cell, budget, gate)
-    known = _WALKS.get(key)
-    if known is not None:
-        for entry in known:
-            if blocked & entry[0] == entry[1]:
-                return entry
-    else:
-        if len(_WALKS) > 4000:
-            _WALKS.clear()
-        known = _WALKS[key] = []
     dests, looked = _walk(w, cid, cell, budget, gate, engaged)
-    entry = (looked, blocked & looked, dests)
-    known.insert(0, entry)
-    del known[4:]
-    return entry
+    return (looked, blocked & looked, dests)
 
 
 def _walk(
@@ -348,10 +338,6 @@ def creature_can_move(w: Work, cid: str, cell: int) -> bool:
             if p is None or not (p in obstacles or p in occ):
                 return True
     return False
-
-
-# (start cell, budget, gate) -> the last few walks: (cells looked at, their contents, answer).
-_WALKS: dict[tuple[int, int, bool], list[tuple[int, int, dict[int, int]]]] = {}
 
 
 # Per cell: may a creature stand there (gate closed / gate open), content 1.6.
