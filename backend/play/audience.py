@@ -67,7 +67,7 @@ class Audience:
             if self._canonical is None:
                 self._canonical = patch.canonical(self.doc, self._texts)  # the hash's text, as long as the doc whole
                 self._hash = patch.hash_of(self._canonical)
-            ops = patch.diff(base, self.doc, self._memo)
+            ops = patch.diff(base, self.doc, self._memo, weigh=False)  # weighed below, against the text
             if patch.encoded_size(ops) < len(self._canonical):
                 frame = protocol.dumps(
                     protocol.patched_update(self._seq, self._events, self._by,

@@ -172,17 +172,25 @@ def _unescape(token: str) -> str:
 Memo = dict[tuple[int, int, str], tuple[Any, Any, list[Op]]]
 
 
-def diff(a: Any, b: Any, memo: Memo | None = None) -> list[Op]:
+def diff(a: Any, b: Any, memo: Memo | None = None, *, weigh: bool = True) -> list[Op]:
     """The operations that turn ``a`` into ``b`` (empty when they are equal).
 
     ``memo``, shared by the diffs of one step's audiences: docs built from one shared view
     (``SharedViews``) hold the same parts, and the previous docs did too, so the operations
-    between two of an object's members are worked out once for all the audiences."""
+    between two of an object's members are worked out once for all the audiences.
+
+    ``weigh``: when the operations are for half of ``b``'s members or more, ``b`` set whole
+    instead if that is shorter, as for any container inside.  A caller that weighs the patch
+    against ``b``'s text itself says False (play/audience.py: encoding a whole doc here, for
+    the two of its three parts most steps change, was a third of these weighings and most of
+    their bytes)."""
     ops: list[Op] = []
     # Two docs are walked at once without asking first whether they are equal: they hardly
     # ever are, and the walk finds nothing to do where they agree.
     if (type(a) is dict and type(b) is dict and a is not b) or not _same(a, b):
         _diff(a, b, "", ops, memo)
+        if weigh and len(ops) > 1 and 2 * len(ops) >= len(b) and encoded_size(ops) >= encoded_size([["", b]]):
+            return [["", b]]
     return ops
 
 
@@ -241,10 +249,11 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op], memo: Memo | None = None) ->
         ops.append([path, b])
         return
     n = len(ops) - start
-    if n > 1 and 2 * n >= len(b):
+    if n > 1 and 2 * n >= len(b) and path:
         # Operations for half its members or more: keep them only if they are shorter than
         # the container whole.  (Fewer cannot be much longer, and a view's own dozens of keys
-        # are not encoded for the two or three of them an action changes.)
+        # are not encoded for the two or three of them an action changes.)  The value itself
+        # is weighed by ``diff``, when asked.
         whole = [path, b]
         if encoded_size(ops[start:]) >= encoded_size([whole]):
             del ops[start:]
