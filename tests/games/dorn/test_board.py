@@ -197,3 +197,23 @@ def test_content_vectors(a, b, extra, clear):
 
     assert line_of_sight(a, b, blocks) == clear
     assert line_of_sight(b, a, blocks) == clear
+
+
+def test_the_adjacency_table_is_the_definition():
+    """``reach.ADJACENT`` (a table, issue 15.3) against the rule it tabulates, for every pair of
+    cells: some cell of one (both cells of a pad) is an orthogonal neighbour of some cell of
+    the other (rulings 1, 13); heroes in Argos are also adjacent to each other (1.7.1)."""
+    from backend.games.dorn.rules import reach
+
+    def defined(a, b):
+        return any(
+            cb in BOARD.neighbours[ca] and abs(ca - cb) in (1, W)
+            for ca in BOARD.cells_of(a)
+            for cb in BOARD.cells_of(b)
+        )
+
+    argos = set(BOARD.zones["argos"])
+    for a in ALL:
+        for b in ALL:
+            assert reach.adjacent(a, b) == defined(a, b), (a, b)
+            assert reach.heroes_adjacent(a, b) == (defined(a, b) or (a in argos and b in argos)), (a, b)

@@ -23,17 +23,31 @@ def _xy(i: int) -> tuple[int, int]:
 
 def adjacent(a: int, b: int) -> bool:
     """Orthogonal adjacency, counting both cells of a pad (ruling 1, 13); diagonals never."""
-    for ca in BOARD.cells_of(a):
-        for cb in BOARD.cells_of(b):
-            if cb in BOARD.neighbours[ca] and abs(ca - cb) in (1, W):
-                return True
-    return False
+    return b in ADJACENT[a]
 
 
 def heroes_adjacent(a: int, b: int) -> bool:
     """Heroes' adjacency: all heroes in Argos count as adjacent to each other (content 1.7.1)."""
-    argos = BOARD.zones["argos"]
-    return adjacent(a, b) or (a in argos and b in argos)
+    return b in ADJACENT[a] or (a in ARGOS and b in ARGOS)
+
+
+def _adjacent_cells(a: int) -> frozenset[int]:
+    """The cells ``b`` adjacent to ``a``: some cell of ``b`` (both of a pad) is an orthogonal
+    neighbour of some cell of ``a``.  A table, as adjacency is asked everywhere (the heroes'
+    gives at every movement list, attacks, parries); tests/games/dorn/test_board.py checks it
+    against the definition for every pair of cells."""
+    out: set[int] = set()
+    for ca in BOARD.cells_of(a):
+        for cb in BOARD.neighbours[ca]:
+            if abs(ca - cb) in (1, W):
+                out.add(cb)
+                if cb in BOARD.partner:
+                    out.add(BOARD.partner[cb])  # the pad's far cell: a figure there is on ``cb`` too
+    return frozenset(out)
+
+
+ADJACENT = tuple(_adjacent_cells(a) for a in range(BOARD.width * BOARD.height))
+ARGOS = frozenset(BOARD.zones["argos"])
 
 
 def _static_blocker(w: Work) -> Callable[[int], bool]:
