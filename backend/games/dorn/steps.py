@@ -202,15 +202,20 @@ def _hero_moves(w: Work, seat: str, only: str | None, focus: str | None) -> list
         if moves:
             # In cell order; ``[*XY[c]]`` builds the (x, y) list without a list of pairs between.
             out += [{"type": "move", "hero": hid, "to": [*XY[c]]} for c in sorted(destinations(w, hid))]
+        # The parts below are mostly empty: each comprehension is made only for something to list.
         if picks:
-            out += [{"type": "pick_up", "hero": hid, "artifact": a} for a in treasure.artifacts_here(w, hid)]
+            here = treasure.artifacts_here(w, hid)
+            if here:
+                out += [{"type": "pick_up", "hero": hid, "artifact": a} for a in here]
         carried = treasure.carried(w, hid)
-        if drops:
+        if drops and carried:
             out += [{"type": "drop", "hero": hid, "artifact": a} for a in carried]
         if gives and (carried or h["cards"]):
+            at = placed(h["cell"])
             for other in w.on_board_heroes():
-                if other != hid and heroes_adjacent(placed(h["cell"]), placed(heroes[other]["cell"])):
-                    out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
+                if other != hid and heroes_adjacent(at, placed(heroes[other]["cell"])):
+                    if carried:
+                        out += [{"type": "give", "hero": hid, "to": other, "artifact": a} for a in carried]
                     out += [
                         {"type": "give", "hero": hid, "to": other, "card": c} for c in sorted(set(h["cards"]))
                     ]
