@@ -236,7 +236,10 @@ def secrets(s: State, seat: str | None) -> set[str]:
         # not a leak of the hidden card.
         if not any(name in v for v in visible_names):
             out.add(name)
-    out |= {t for t, n in s["bag"].items() if n > 0 and t not in s["seen_strong"]}
+    if seat != KEEPER:
+        # The Keeper picks strong types from the bag (Pandemonium, Ghostly Transformation;
+        # ruling 49): its listed choices name them, so for it they are no secret.
+        out |= {t for t, n in s["bag"].items() if n > 0 and t not in s["seen_strong"]}
     return out
 
 

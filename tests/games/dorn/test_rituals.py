@@ -478,6 +478,11 @@ def test_the_keepers_strong_type_choices_stay_out_of_every_view():
         for seat in [*t["seats"], KEEPER, None]:
             text = json.dumps(GAME.view(t, seat))
             assert not [x for x in GAME.secrets(t, seat) if x and x in text], (card, seat)
+        # The Keeper's choices name the types in the bag: no secret of its own (the live leak
+        # check reads every frame it gets, its legal list included), still one for the others.
+        chosen = {a["monster"] for a in _answers(t) if a.get("monster") in STRONG_TYPES}
+        assert not chosen & GAME.secrets(t, KEEPER), card
+        assert all(chosen - set(t["seen_strong"]) <= GAME.secrets(t, seat) for seat in [*t["seats"], None]), card
 
 
 def test_r03_lasts_through_the_keeper_turn_into_the_next_hero_turn_and_ends_with_it():
