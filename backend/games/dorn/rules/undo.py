@@ -36,7 +36,13 @@ def record(w: Work, seat: str, hid: str, before: dict[str, Any], first_event: in
 def before_move(w: Work, hid: str) -> dict[str, Any]:
     """The hero as the record keeps it: every field but its item cards (copied)."""
     h = w.s["heroes"][hid]
-    return {k: list(v) if isinstance(v, list) else v for k, v in h.items() if k != "cards"}
+    # A copy without the cards, and new copies of the hero's two other lists (``HeroState``; the
+    # clone copies the same three): at every hero move, where a comprehension tested each field.
+    kept: dict[str, Any] = dict(h)
+    del kept["cards"]
+    kept["mv"] = h["mv"][:]
+    kept["used"] = h["used"][:]
+    return kept
 
 
 def forget(s: State) -> None:
