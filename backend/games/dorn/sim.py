@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
 from typing import overload
 
 from backend.engine.core import Action
@@ -289,16 +288,6 @@ def _sort_block(
     # count as closer (below); a creature in the chamber only goes deeper.
     here = None if inside else dist.reach(at)
     found = dist.found
-    if not inside and wanted.isdisjoint(cells) and CHAMBER.isdisjoint(cells):
-        # Most blocks: no move attacks or enters the chamber, so only "closer" is sorted, by
-        # loops in C (the nearest distance below ``here``, then the moves at it, in list order).
-        if here is None:
-            return (), (), ()
-        steps = list(map(found.get, cells, repeat(here)))
-        nearest = min(steps, default=here)
-        if nearest >= here:
-            return (), (), ()
-        return (), (), tuple([to for to, d in zip(dests, steps, strict=True) if d == nearest])
     engage: list[tuple[int, int]] = []
     deeper: list[tuple[int, int]] = []
     closer: list[tuple[int, int]] = []
