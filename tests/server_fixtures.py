@@ -163,6 +163,18 @@ def start_table(
     return table["id"], tokens
 
 
+def start_table_of_players(base_url: str, game: str, options: dict[str, Any]) -> tuple[Api, str, dict[str, str]]:
+    """Create, each seat taken by a player of its own (the host the first), start: the host's
+    client, the table's id and the seats' tokens."""
+    host = Api(base_url, "Host")
+    table = host.create_table(game, options)
+    tokens = {}
+    for i, seat in enumerate(s["seat"] for s in table["seats"]):
+        tokens[seat] = (host if i == 0 else Api(base_url, f"Player {i}")).join(table["id"], seat)
+    host.start(table["id"])
+    return host, table["id"], tokens
+
+
 class WsClient:
     """One WebSocket connection; keeps every raw frame it receives (for leak checks)."""
 

@@ -14,7 +14,7 @@ from backend.engine.replay import state_hash
 from backend.engine.rng import Rng
 from backend.play.record import verify_record
 
-from ..server_fixtures import Api, ServerProcess, WsClient, play_random
+from ..server_fixtures import Api, ServerProcess, WsClient, play_random, start_table_of_players
 from .helpers import check_no_leaks, states_of, without_hashes
 
 GAME = get_game("dorasure")
@@ -26,13 +26,7 @@ def four_hero_options(seed: int) -> dict:
 
 def open_table(server: ServerProcess, seed: int) -> tuple[Api, str, dict[str, str]]:
     """Four different players each take one seat; the host starts."""
-    host = Api(server.base_url, "Host")
-    table = host.create_table("dorasure", four_hero_options(seed))
-    tokens = {}
-    for i, seat in enumerate(s["seat"] for s in table["seats"]):
-        tokens[seat] = (host if i == 0 else Api(server.base_url, f"Player {i}")).join(table["id"], seat)
-    host.start(table["id"])
-    return host, table["id"], tokens
+    return start_table_of_players(server.base_url, "dorasure", four_hero_options(seed))
 
 
 @pytest.fixture(scope="module")

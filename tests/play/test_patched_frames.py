@@ -24,7 +24,7 @@ from backend.engine.registry import get_game
 from backend.engine.rng import Rng
 from backend.play import patch
 
-from ..server_fixtures import Api, ServerProcess, WsClient, ready_seats
+from ..server_fixtures import Api, ServerProcess, WsClient, ready_seats, start_table_of_players
 from .helpers import as_doc, assert_no_leak, check_no_leaks, hidden, same
 
 DORASURE, DORN = get_game("dorasure"), get_game("dorn")
@@ -105,13 +105,7 @@ class PatchClient(WsClient):
 def four_hero_table(
     server: ServerProcess, game: Game[Any], seed: int, players: int
 ) -> tuple[Api, str, dict[str, str]]:
-    host = Api(server.base_url, "Host")
-    table = host.create_table(game.name, game.sim_options(Rng(bytes([seed]) * 32), players, {}))
-    tokens = {}
-    for i, seat in enumerate(s["seat"] for s in table["seats"]):
-        tokens[seat] = (host if i == 0 else Api(server.base_url, f"Player {i}")).join(table["id"], seat)
-    host.start(table["id"])
-    return host, table["id"], tokens
+    return start_table_of_players(server.base_url, game.name, game.sim_options(Rng(bytes([seed]) * 32), players, {}))
 
 
 @pytest.fixture(scope="module")
