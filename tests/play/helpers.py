@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from backend.engine.core import Game
@@ -114,3 +116,15 @@ def as_doc(msg: dict[str, Any]) -> dict[str, Any]:
 def same(a: Any, b: Any) -> bool:
     """Equal as JSON (Python's == takes 1 for true and 1.0)."""
     return patch.canonical(a) == patch.canonical(b)
+
+
+def stored_states(db: str | Path, game: Game, tid: str) -> tuple[str, list[Any]]:
+    """A live table's seed and its states (index = seq), replayed from the server's own SQLite
+    database (``db``: its path, or a ``sqlite:///`` URL): the game need not be over."""
+    with sqlite3.connect(str(db).removeprefix("sqlite:///")) as conn:
+        seed_hex, options = conn.execute("SELECT seed_hex, options FROM game_table WHERE id = ?", (tid,)).fetchone()
+        rows = conn.execute("SELECT seat, action FROM action WHERE table_id = ? ORDER BY seq", (tid,)).fetchall()
+    states = [game.initial_state(bytes.fromhex(seed_hex), json.loads(options))]
+    for seat, action in rows:
+        states.append(game.apply(states[-1], seat, json.loads(action)).state)
+    return seed_hex, states

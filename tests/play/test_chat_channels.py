@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from backend.play.tablechat import TableChat
 from backend.store.records import ChatRecord
 
 from ..server_fixtures import Api, ServerProcess, WsClient, play_random
-from .helpers import check_no_leaks
+from .helpers import check_no_leaks, stored_states
 
 DORN = get_game("dorn")
 REDIS = "redis://127.0.0.1:6379/0"
@@ -172,22 +171,6 @@ async def test_every_channel_reaches_its_audience_and_no_one_else(server: Server
         await c.close()
 
 
-def dorn_states(server: ServerProcess, tid: str) -> tuple[str, list[Any]]:
-    """The table's seed and its states (index = seq), from the server's own database."""
-    db = server.database_url.removeprefix("sqlite:///")
-    with sqlite3.connect(db) as conn:
-        seed_hex, options = conn.execute(
-            "SELECT seed_hex, options FROM game_table WHERE id = ?", (tid,)
-        ).fetchone()
-        rows = conn.execute(
-            "SELECT seat, action FROM action WHERE table_id = ? ORDER BY seq", (tid,)
-        ).fetchall()
-    states = [DORN.initial_state(bytes.fromhex(seed_hex), json.loads(options))]
-    for seat, action in rows:
-        states.append(DORN.apply(states[-1], seat, json.loads(action)).state)
-    return seed_hex, states
-
-
 async def dorn_table(base_url: str) -> tuple[str, dict[str, str], dict[str, Api]]:
     """A Dorn table of a Keeper and two hero seats, each a different person, started."""
     options = DORN.sim_options(Rng(seed_from_int(3)), 3, {})
@@ -216,7 +199,7 @@ async def test_the_keeper_never_hears_the_heroes_side(server: ServerProcess) -> 
     assert (await say(ann, "the bridge, then the chamber", "side"))["channel"] == "side:heroes"
     # A card in the Keeper's hand, said on the Keeper's own side: the leak scan below would find
     # it in any frame a hero seat or the spectator got.
-    start = dorn_states(server, tid)[1][0]
+    start = stored_states(server.database_url, DORN, tid)[1][0]
     secret = sorted(
         DORN.secrets(start, "heroes_1") & DORN.secrets(start, None) - DORN.secrets(start, "keeper")
     )[0]
@@ -240,7 +223,7 @@ async def test_the_keeper_never_hears_the_heroes_side(server: ServerProcess) -> 
     client, history = await arrive(url)
     assert history_of(history) == ["go heroes", "all set"]
     everyone.append(client)
-    seed_hex, states = dorn_states(server, tid)
+    seed_hex, states = stored_states(server.database_url, DORN, tid)
     for c in everyone:
         foreign = [t for s, t in tokens.items() if s != c.seat]
         assert check_no_leaks(DORN, states, c, seed_hex, foreign) > 0

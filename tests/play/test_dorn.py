@@ -17,7 +17,7 @@ from backend.engine.registry import get_game
 from backend.engine.rng import Rng, seed_from_int
 
 from ..server_fixtures import Api, ServerProcess, WsClient
-from .helpers import assert_no_leak, check_no_leaks, hidden
+from .helpers import assert_no_leak, check_no_leaks, hidden, stored_states
 
 GAME = get_game("dorn")
 GIVE_UP = {"surrender", "propose_surrender"}
@@ -32,15 +32,7 @@ def rest_answers(base_url: str, tid: str, headers: dict[str, str] | None) -> lis
 
 def states_from_db(db: Path, tid: str) -> list[Any]:
     """The live game's states, replayed from the server's own database (seed included)."""
-    with sqlite3.connect(db) as conn:
-        seed_hex, options = conn.execute("SELECT seed_hex, options FROM game_table WHERE id = ?", (tid,)).fetchone()
-        rows = conn.execute("SELECT seat, action FROM action WHERE table_id = ? ORDER BY seq", (tid,)).fetchall()
-    state = GAME.initial_state(bytes.fromhex(seed_hex), json.loads(options))
-    states = [state]
-    for seat, action in rows:
-        state = GAME.apply(state, seat, json.loads(action)).state
-        states.append(state)
-    return states
+    return stored_states(db, GAME, tid)[1]
 
 
 async def test_live_dorn_leaks_nothing_in_frames_or_rest(tmp_path: Path) -> None:

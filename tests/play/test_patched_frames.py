@@ -12,7 +12,6 @@ import asyncio
 import itertools
 import json
 import random
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from backend.engine.rng import Rng
 from backend.play import patch
 
 from ..server_fixtures import Api, ServerProcess, WsClient, ready_seats, start_table_of_players
-from .helpers import as_doc, assert_no_leak, check_no_leaks, hidden, same
+from .helpers import as_doc, assert_no_leak, check_no_leaks, hidden, same, stored_states
 
 DORASURE, DORN = get_game("dorasure"), get_game("dorn")
 GIVE_UP = {"surrender", "propose_surrender"}
@@ -135,24 +134,6 @@ async def act_once(
     return int(answer["seq"])
 
 
-def states_from_db(server: ServerProcess, game: Game[Any], tid: str) -> tuple[list[Any], str]:
-    """The table's states (index = seq) and its seed, from the server's own database: the
-    game need not be over."""
-    with sqlite3.connect(server.database_url.removeprefix("sqlite:///")) as db:
-        seed_hex, options = db.execute(
-            "SELECT seed_hex, options FROM game_table WHERE id = ?", (tid,)
-        ).fetchone()
-        rows = db.execute(
-            "SELECT seat, action FROM action WHERE table_id = ? ORDER BY seq", (tid,)
-        ).fetchall()
-    state = game.initial_state(bytes.fromhex(seed_hex), json.loads(options))
-    states = [state]
-    for seat, action in rows:
-        state = game.apply(state, seat, json.loads(action)).state
-        states.append(state)
-    return states, seed_hex
-
-
 def check_patch_frames(game: Game[Any], states: list[Any], client: PatchClient) -> int:
     """The frames ``check_no_leaks`` passes over (updates without a view): each patch holds
     no secret of its moment for its seat."""
@@ -210,7 +191,7 @@ async def patched_table_checked(
         assert same(client.doc, as_doc(welcome)), f"{seat} at {seq}"
         await fresh.close()
         assert same(spectators[1].doc, {"v": plain.view, "l": plain.legal, "t": plain.to_act})
-    states, seed_hex = states_from_db(server, game, tid)
+    seed_hex, states = stored_states(server.database_url, game, tid)
     for c in [*seats.values(), *spectators]:
         assert c.resyncs == 0 and c.patched > steps / 2, (c.seat, c.patched, c.whole)
         others = [t for s, t in tokens.items() if s != c.seat]
