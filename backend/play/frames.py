@@ -99,6 +99,18 @@ def welcome(t: Table, conn: Connection, missed: list[dict[str, Any]]) -> None:
     conn.send(message)
 
 
+def presence(t: Table, spectators: int, here: frozenset[str]) -> None:
+    """Who is here, to every connection, with the live deadline their coming or going moved,
+    except to side spectators: their view is held back, and the live clock would tell them
+    when the table last moved."""
+    frame = protocol.presence(spectators, sorted(here), t.clock.deadline())
+    live = protocol.dumps(frame)
+    side = t.side_watch
+    held = live if side is None or frame["deadline"] is None else protocol.dumps({**frame, "deadline": None})
+    for conn in list(t.connections):
+        conn.send_text(held if side is not None and conn in side else live)
+
+
 def fan_out(t: Table, applied: Applied) -> float:
     """Each audience's view and legal actions are built once, each distinct frame is encoded
     once and the same text goes to every connection it fits (all spectators share one); a

@@ -188,8 +188,7 @@ class TableRuntime:
             conn.send_text(text)
 
     def broadcast_presence(self) -> None:
-        spectators, here = self.presence()
-        self.broadcast(protocol.presence(spectators, sorted(here), self.clock.deadline()))
+        frames.presence(self, *self.presence())
 
     # -- connecting ---------------------------------------------------------
     async def attach(self, conn: Connection, last_seq: int | None, watch: str | None = None) -> None:

@@ -92,9 +92,10 @@ class TableChat:
         self._silent = False
 
     def _read(self, key: tuple[tuple[str, ...], tuple[str, ...], str | None]) -> tuple[list[ChatRecord], bool]:
-        """The lines of ``key``'s history, and whether the table is silent (in a worker thread).  The first read asks whether the
-        table has any line at all, so that the arrivals of a silent table cost one read, not
-        one for each way of reading (each seat holds its own private lines)."""
+        """The lines of ``key``'s history, and whether the table is silent (in a worker thread).
+        It asks first whether the table has any line at all, so that the arrivals at a silent
+        table cost one question, not a read for each way of reading (each seat holds its own
+        private lines)."""
         if not self.repo.has_chat_lines(self.table_id):
             return [], True
         return self.repo.chat_lines(self.table_id, list(key[0]), list(key[1]), chat.HISTORY_LINES), False

@@ -245,7 +245,7 @@ class LiveTable {
       this.spectators = e.detail.spectators;
       this.connectedSeats = new Set(e.detail.connected || []);
       // A seat coming or going re-arms the clocks: the live deadline moves with it (a side
-      // spectator's delayed view has none).
+      // spectator's view is held back: it keeps none).
       const d = this.data.get(key);
       if (d && !conn.watch && "deadline" in e.detail) d.deadline = e.detail.deadline ?? null;
       this.renderStatus();

@@ -243,7 +243,8 @@ async def side_watch_scenario(server: ServerProcess, db: Path, rounds: int, atte
                "side_watch_rounds": rounds}  # fmt: skip
     people = {seat: Api(server.base_url, name) for seat, name in
               (("keeper", "Kay"), ("heroes_1", "Ann"), ("heroes_2", "Bo"))}  # fmt: skip
-    tid = people["keeper"].create_table("dorn", options)["id"]
+    # A turn clock long enough never to answer for anyone: every presence frame has a deadline.
+    tid = people["keeper"].create_table("dorn", options, turn_clock_seconds=600)["id"]
     tokens = {seat: api.join(tid, seat) for seat, api in people.items()}
     # One with each side arrives before the game starts: nothing to show yet.
     early = SideSpectator(server.ws_url(tid), "heroes")
@@ -287,6 +288,14 @@ async def side_watch_scenario(server: ServerProcess, db: Path, rounds: int, atte
     await keeper_side.client.close()
     while (await spectator.expect("presence"))["spectators"] != 1:
         pass
+    # Presence carries the live deadline, but not to a side spectator: it would tell when the
+    # table last moved.
+    def presences(c: WsClient) -> list[dict[str, Any]]:
+        return [m for m in map(json.loads, c.raw) if m["type"] == "presence"]
+
+    assert presences(spectator)[-1]["deadline"] is not None
+    held = [p for w in watchers for p in presences(w.client)]
+    assert held and all(p["deadline"] is None for p in held)
     welcome = await early.hello(last_seq=released - 3)
     assert welcome["seq"] == released
     assert [m["seq"] for m in welcome["missed"]] == list(range(released - 2, released + 1))
