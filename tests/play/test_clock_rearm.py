@@ -128,8 +128,11 @@ async def test_the_seats_here_are_told_the_deadline_an_arrival_or_departure_move
                               turn_clock_seconds=600)  # fmt: skip
     p1 = WsClient(server.ws_url(tid), tokens["p1"])
     await p1.connect()
+    # A swap, never a roll: a 6 would leave p2 a prompt (cheer or boo), timed by the prompt
+    # timeout whether p2 is here or not.
+    assert {"type": "swap"} in p1.legal
     asked = time.time()
-    await p1.send({"type": "act", "seq": 0, "action_id": "first", "action": {"type": "roll"}})
+    await p1.send({"type": "act", "seq": 0, "action_id": "first", "action": {"type": "swap"}})
     await p1.wait_seq(1)
     assert p1.to_act == ["p2"]
     update = next(m for m in map(json.loads, reversed(p1.raw)) if m["type"] == "update")
