@@ -364,7 +364,8 @@ async def export(table_id: str, repo: RepoDep, player: MaybePlayerDep) -> dict[s
     over it is complete and public (play/record.py)."""
     record = await _table(repo, table_id, with_seed=True)
     game = _game(record.game)
-    actions = await asyncio.to_thread(repo.all_actions, table_id)
+    # Up to the row's seq: an action committed since the row was read is not half in the record.
+    actions = await asyncio.to_thread(repo.actions_after, table_id, 0, record.seq)
     viewers = frozenset(s.seat for s in record.seats if player is not None and s.player_id == player.id)
     try:
         # Fills the hashes the server did not record on the hot path, by replay.

@@ -65,7 +65,7 @@ class Tables:
         def work() -> tuple[PlayLoad, Any, int]:
             load = self.repo.load_for_play(table_id)
             game = get_game(load.table.game)
-            state, seq = build_state(game, load, lambda: self.repo.all_actions(table_id))
+            state, seq = build_state(game, load, lambda: self.repo.actions_after(table_id, 0, load.table.seq))
             return load, state, seq
 
         return await asyncio.to_thread(work)

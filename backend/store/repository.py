@@ -100,7 +100,7 @@ _NEWEST_SNAPSHOT = (
 )
 _NEWEST_ACTION_IDS = (
     select(ActionRow.action_id, ActionRow.seq, ActionRow.seat)
-    .where(ActionRow.table_id == bindparam("t"))
+    .where(ActionRow.table_id == bindparam("t"), ActionRow.seq <= bindparam("upto"))
     .order_by(ActionRow.seq.desc())
     .limit(bindparam("n"))
 )
@@ -369,12 +369,17 @@ class Repository(ChatLog):
 
     # -- play ---------------------------------------------------------------
     def load_for_play(self, table_id: str) -> PlayLoad:
+        """The table as of one seq: its row first, then the snapshot, actions and ids up to the
+        seq that row names. Each statement sees what is committed when it runs (PostgreSQL's
+        read committed), and another worker may commit between them: the row's seq is moved in
+        the same transaction as its action is written, so everything up to it is there."""
         with self.engine.connect() as s:
             table = self._record(s, self._table_row(s, table_id), with_seed=True)
-            snap = s.execute(_NEWEST_SNAPSHOT, {"t": table_id, "upto": table.seq}).first()
+            upto = table.seq
+            snap = s.execute(_NEWEST_SNAPSHOT, {"t": table_id, "upto": upto}).first()
             after = snap.seq if snap else 0
-            actions = self._actions_after(s, table_id, after)
-            newest = s.execute(_NEWEST_ACTION_IDS, {"t": table_id, "n": RECENT_ACTION_IDS}).all()
+            actions = self._actions_after(s, table_id, after, upto)
+            newest = s.execute(_NEWEST_ACTION_IDS, {"t": table_id, "n": RECENT_ACTION_IDS, "upto": upto}).all()
             ids = {aid: (seq, seat) for aid, seq, seat in reversed(newest)}
             return PlayLoad(
                 table=table,
