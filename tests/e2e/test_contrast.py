@@ -109,7 +109,13 @@ def test_dorasure_table_rules_panel_and_spectator(browser, server, artifacts: Pa
     hold_seats(page, server.base_url, api, table_id, tokens)
     page.wait_for_function("() => document.querySelectorAll('#log .log-group').length > 3")
     audit.check(page, "dorasure-player")
-    page.evaluate("() => window.__dt.table.moves.send({type: 'rest'})")
+    # A refusal whatever the random table dealt: a hero in a village may rest and one on the
+    # plains may adventure, but never both, so the one not offered is refused with its rule.
+    page.evaluate(
+        "() => { const moves = window.__dt.table.moves;"
+        " const offered = new Set(moves.legal().map(a => a.type));"
+        " moves.send({type: offered.has('rest') ? 'adventure' : 'rest'}); }"
+    )
     page.wait_for_selector("#action-message .rules-link")
     page.click("#action-message .rules-link")
     page.fill("#rules-search", "dragon")

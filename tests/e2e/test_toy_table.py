@@ -139,7 +139,10 @@ def test_hot_seat_one_browser_holds_both_seats(browser, server) -> None:
     assert seats_played == {"p1", "p2"}
 
     # The other seat's connection falls a step behind, so the update that makes it due comes
-    # as the welcome answering its resync: the page still turns to it.
+    # as the welcome answering its resync: the page still turns to it.  The mover's click must
+    # be a roll: a cheer answering the other's six hands the turn to the cheerer, who stays due.
+    while page.locator('button.action[data-kind="cheer"]').count():
+        _play_one(page)
     mover = due_seat(page)
     other = ({"p1", "p2"} - {mover}).pop()
     # Both connections hold the last step before one is put behind (under load the other's
