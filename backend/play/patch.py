@@ -264,15 +264,17 @@ class PatchError(ValueError):
     """A patch that does not fit the value it is applied to."""
 
 
-def apply(ops: list[Op], doc: Any) -> Any:
+def apply(ops: object, doc: Any) -> Any:
     """``doc`` with ``ops`` applied, as a new value: ``doc`` itself is left as it was
-    (containers along each path are copied, the rest is shared)."""
+    (containers along each path are copied, the rest is shared). ``ops`` as received: any JSON."""
+    if not isinstance(ops, list):
+        raise PatchError(f"not a list of operations: {ops!r:.80}")
     for op in ops:
         doc = _apply_one(op, doc)
     return doc
 
 
-def _apply_one(op: Op, doc: Any) -> Any:
+def _apply_one(op: object, doc: Any) -> Any:
     if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str):
         raise PatchError(f"not an operation: {op!r:.80}")
     path, remove = op[0], len(op) == 1

@@ -79,7 +79,7 @@ class Dorasure:
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         return actions.legal(state, seat)
 
-    def validate(self, state: State, seat: str, action: dict[str, Any]) -> None:
+    def validate(self, state: State, seat: str, action: object) -> None:  # any JSON: refused unless listed
         actions.validate(state, seat, action)
 
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> Transition[State]:

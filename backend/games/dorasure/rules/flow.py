@@ -36,10 +36,15 @@ class Dice(Protocol):
     def shuffled(self, items: Sequence[T]) -> list[T]: ...
 
 
-def new_rng(seed_hex: str, counter: int) -> Dice:
-    """The dice source of one apply.  Tests replace this factory to script dice;
-    play always uses the seeded Rng carried in the state."""
+def _seeded(seed_hex: str, counter: int) -> Dice:
     return Rng(seed_hex, counter)
+
+
+# The dice source of one apply: play always uses the seeded Rng carried in the state; tests
+# replace this factory to script dice. A module attribute read at each first draw, not a def
+# called by name: compiled (backend/native.py), a call to a def is bound at build time and a
+# test's replacement would never be seen.
+new_rng: Callable[[str, int], Dice] = _seeded
 
 
 class Ctx:
