@@ -350,14 +350,16 @@ class Work:
         return self._rng
 
     # -- events -----------------------------------------------------------------------
-    def emit(self, kind: str, text: str, *, to: frozenset[str] | None = None, **data: Any) -> None:
+    def emit(self, kind: str, text: str, *, seen_by: frozenset[str] | None = None, **data: Any) -> None:
+        # ``seen_by``: the seats the event is for (None: everyone).  Not ``to``, which is a data
+        # field of its own (a give's taker): named ``to`` it was taken as the audience.
         # Copied: rules pass parts of the state, and events leave the engine.  The dict is new
         # here, so only the values that are containers are (``copy_json`` would copy it again).
         payload = {"text": text, **data}
         for key, value in data.items():
             if type(value) is dict or type(value) is list:
                 payload[key] = copy_json(value)
-        self.events.append(Event(kind, payload, to))
+        self.events.append(Event(kind, payload, seen_by))
 
     def finish(self) -> Transition[State]:
         if self._rng is not None:

@@ -192,3 +192,19 @@ def test_passing_items_and_artifacts_to_adjacent_heroes_and_discarding():
 def test_every_treasure_card_is_covered():
     assert sorted(TREASURES) == [f"T{i:02d}" for i in range(1, 16)]
     assert sum(t["copies"] for t in TREASURES.values()) == 24
+
+
+def test_a_give_is_told_to_everyone_with_its_taker():
+    """The give's events are public and name the taker in ``to`` (the emit's audience parameter
+    once took that field: the events were shown to nobody)."""
+    s = holding("T09", picture="IE")
+    s = edit(s, lambda w: w.s["artifacts"]["axe"].update(carrier="riel", cell=None))
+    seat = seat_of(s, "riel")
+    for action in (
+        {"type": "give", "hero": "riel", "to": "eleanor", "card": "T09"},
+        {"type": "give", "hero": "riel", "to": "eleanor", "artifact": "axe"},
+    ):
+        events = [e for e in GAME.apply(s, seat, action).events if e.kind in ("card_passed", "artifact_passed")]
+        assert len(events) == 1 and events[0].to is None
+        assert events[0].data["hero"] == "riel" and events[0].data["to"] == "eleanor"
+        assert "card" not in events[0].data  # the item card stays hidden from the Keeper

@@ -54,7 +54,7 @@ def enter_cell(w: Work, hid: str, cell: int) -> None:
         w.emit(
             "treasure_item",
             f"{name} finds {info['name']} at {cell_name(cell)}.",
-            to=hero_seats(w),
+            seen_by=hero_seats(w),
             hero=hid,
             card=card,
             cell=xy(cell),
@@ -118,7 +118,7 @@ def _place_hidden(w: Work, seat: str, p: PromptState, a: Action) -> None:
 
 
 # The default is the first listed cell, in reading order (content 5.10).
-PROMPTS = {HIDDEN_MONSTER: PromptRule(_hidden_cells, _place_hidden)}
+PROMPTS: dict[str, PromptRule] = {HIDDEN_MONSTER: PromptRule(_hidden_cells, _place_hidden)}
 
 
 # ---------------------------------------------------------------------------------------
