@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from backend.engine.squaregrid import DIRECTIONS
 
-DATA = Path(__file__).with_name("data")
+# By the package, not by ``__file__``: compiled by mypyc (backend/native.py), a module's
+# ``__file__`` names a path that does not exist (the package's directory twice).
+DATA = files("backend.games.dorn") / "data"
 
 # Terrain characters of layer T (content 1.1).
 WALL = "#"

@@ -273,7 +273,7 @@ def _effects(view: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]
     for e in _since(events, "keeper_turn"):
         if e["kind"] == "icy_prison":
             out[rituals.ICY_PRISON] = {"until": effects.UNTIL_HERO_END, "heroes": list(e["heroes"])}
-    if phase in (*KEEPER_PHASES, turns.PARRIES):
+    if phase in KEEPER_PHASES or phase == turns.PARRIES:
         for e in _since(events, "keeper_turn"):
             kind = e["kind"]
             if kind == "ritual_played" and e["card"] == rituals.BLOODLUST:

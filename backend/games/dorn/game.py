@@ -221,10 +221,13 @@ class DornGame:
     def legal_actions(self, state: State, seat: str) -> list[Action]:
         return actions.legal(state, seat)
 
-    def validate(self, state: State, seat: str, action: Action) -> None:
+    # ``action: Any``, not ``Action``: it is what a client sent, and ``check`` refuses anything but
+    # a well-formed action with IllegalAction.  Compiled by mypyc (backend/native.py), a method
+    # checks its arguments' declared types on entry: a list or a number would raise TypeError.
+    def validate(self, state: State, seat: str, action: Any) -> None:
         actions.check(state, seat, action)
 
-    def apply(self, state: State, seat: str, action: Action) -> Transition[State]:
+    def apply(self, state: State, seat: str, action: Any) -> Transition[State]:
         return actions.apply(state, seat, action)
 
     def default_action(self, state: State, seat: str) -> Action | None:

@@ -196,8 +196,8 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequ
     # The heroes' cells and the gate, as one object while they hold (the whole Keeper movement
     # step): each block's test is then two identity tests.
     context = _CONTEXT[0]
-    if context[0] != targets or context[1] != gate:
-        context = _CONTEXT[0] = (targets, gate)
+    if context.targets != targets or context.gate != gate:
+        context = _CONTEXT[0] = _Context(targets, gate)
     monsters = s["monsters"]
     engage, chamber, approach = _Moves(), _Moves(), _Moves()
     for figure, _bat, walk in blocks:
@@ -265,11 +265,24 @@ class _Moves(Sequence[Action]):
 
 
 Cells = tuple[tuple[int, int], ...]
-Context = tuple[tuple[int, ...], bool]  # the heroes' cells, the gate
+
+
+class _Context:
+    """The heroes' cells and the gate.  A class, not a tuple: the blocks test it by identity, and
+    compiled by mypyc a ``tuple[...]`` is a C struct boxed anew wherever it is stored, so the
+    test would never hold (every block sorted again at every pick)."""
+
+    __slots__ = ("targets", "gate")
+
+    def __init__(self, targets: tuple[int, ...], gate: bool) -> None:
+        self.targets = targets
+        self.gate = gate
+
+
 # Per creature: the walk (by identity) and the context (likewise) its block was sorted for.
-_BLOCKS: dict[str, tuple[object, Context, tuple[Cells, Cells, Cells]]] = {}
+_BLOCKS: dict[str, tuple[object, _Context, tuple[Cells, Cells, Cells]]] = {}
 # The last context (``_keeper_moves``), one object while the heroes' cells and the gate hold.
-_CONTEXT: list[Context] = [((), False)]
+_CONTEXT: list[_Context] = [_Context((), False)]
 
 
 def _sort_block(

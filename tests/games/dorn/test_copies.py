@@ -94,10 +94,15 @@ def test_setup_events_tell_the_deal_the_starting_monsters_and_the_first_keeper_t
 def test_the_clone_copies_every_list_of_the_state():
     """``state.clone`` names the state's lists instead of looking for them at every apply: every
     list-typed key of ``State`` is named, once, and a clone shares none of them."""
+    import typing
+
     from backend.games.dorn import state as dorn_state
 
     named = dorn_state._PLAIN_LISTS + dorn_state._DICT_LISTS
-    lists = {k for k, v in dorn_state.State.__annotations__.items() if str(v).startswith("ForwardRef('list[")}
+    # Compiled by mypyc (backend/native.py) a TypedDict's hints are bare classes (``list``), not
+    # ``list[str]``: both are lists; ``list[...] | None`` is neither.
+    hints = typing.get_type_hints(dorn_state.State)
+    lists = {k for k, v in hints.items() if v is list or typing.get_origin(v) is list}
     assert sorted(named) == sorted(lists)
     s = keeper_movement()
     copy = dorn_state.clone(s)

@@ -164,7 +164,7 @@ def can_bat(m: MonsterState) -> bool:
     return m["type"] in BAT_TYPES and not m["moved"] and not m["bat"] and not m["frozen"]
 
 
-BAT_TYPES = frozenset(t for t, kind in MONSTERS.items() if "bat_move" in kind)  # the vampire
+BAT_TYPES: frozenset[str] = frozenset(t for t, kind in MONSTERS.items() if "bat_move" in kind)  # the vampire
 
 
 def end_keeper_phase(w: Work) -> None:
