@@ -17,6 +17,10 @@ of this process (the machine is shared; wall time is printed too):
 * ``µs/legal (K3)``: the Keeper's creature-movement list, the longest the game builds;
 * ``ms/round``: CPU per round (Keeper turn + hero turn), whole games.
 
+The engine is the one an import gets: compiled by mypyc when ``python -m backend.native build``
+has built these sources (the row says ``"compiled": true``), else the pure Python
+(``DRAGONTABLE_NATIVE=0`` asks for it).
+
 ``--uniform`` picks uniformly among the listed actions instead of the game's steered pick
 (``backend/games/dorn/sim.py``), and ``--round-limit`` cuts games at a Keeper turn: together
 they measure an older engine the same way (``--root`` points at a checkout of it, for example
@@ -31,6 +35,7 @@ import json
 import re
 import sys
 import time
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +62,8 @@ def main() -> int:
     from backend.engine.rng import seed_from_int
 
     game = get_game("dorn")
+    # Which engine ran: the modules compiled by mypyc when built (backend/native.py), else the .py.
+    compiled = str(sys.modules[type(game).__module__].__file__).endswith(tuple(EXTENSION_SUFFIXES))
     steer = None if args.uniform else getattr(game, "sim_choice", None)
     overrides: dict[str, Any] = {"allow_surrender": False} if args.no_surrender else {}
     if args.round_limit is not None:
@@ -111,6 +118,7 @@ def main() -> int:
 
     row = {
         "engine": args.label or ("this checkout" if args.root == ROOT else str(args.root)),
+        "compiled": compiled,
         "driver": "uniform" if steer is None else "steered",
         "round_limit": args.round_limit,
         "surrender": not args.no_surrender,

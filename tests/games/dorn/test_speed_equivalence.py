@@ -20,6 +20,8 @@ from backend.games.dorn.rules import movement
 from backend.games.dorn.rules.turns import MONSTER_MOVES
 from backend.games.dorn.state import KEEPER, Work, reader
 
+from . import pure
+
 SEEDS = range(4000, 4008)
 
 
@@ -182,6 +184,10 @@ def test_reach_zones_leave_out_only_targets_out_of_reach(monkeypatch):
     At every 5th state of 3 seeded games, with every hero, the lists equal those built when the
     zone is the whole board (every figure asked): the zone never leaves out a target in reach."""
     from backend.games.dorn.rules import combat
+
+    if pure.compiled():  # the compiled modules call ``_within`` directly: the patch reaches nothing
+        pure.run_pure(__file__, "test_reach_zones_leave_out_only_targets_out_of_reach")
+        return
 
     everywhere = frozenset(range(BOARD.width * BOARD.height))
     compared = 0
