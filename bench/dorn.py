@@ -1,7 +1,7 @@
 """Dorn engine speed: random games, legal lists, validate + apply.
 
     python bench/dorn.py [--games N] [--seed S] [--root PATH] [--uniform] [--round-limit K]
-                         [--no-surrender] [--label L] [--write]
+                         [--no-surrender] [--list] [--label L] [--write]
 
 Plays ``N`` seeded games (seeds S, S+1, ...) with the options the simulator uses
 (``GAME.sim_options``; ``--no-surrender`` turns surrender off, as the first rows did: an engine
@@ -9,12 +9,16 @@ whose steering surrenders at once when allowed is measured that way) and reports
 of this process (the machine is shared; wall time is printed too):
 
 * ``games/s``, ``actions/game`` and ``µs/step``: whole games through a driver loop like
-  ``backend/engine/playout.py`` — ``to_act``, ``legal_actions``, the pick, ``apply``;
+  ``backend/engine/playout.py`` — ``to_act``, ``legal_actions``, the pick, ``apply``; where the
+  game picks without the list (``sim_pick``: Dorn's Keeper moves), that pick instead of the
+  list and ``sim_choice`` (driver "steered, pick"; ``--list`` builds every list, as the rows
+  before 2026-12-07 did);
 * ``µs/validate+apply``: replaying the recorded actions, timing only ``validate`` + ``apply``
   (what the server pays per action);
 * ``µs/validate (listed)``: in that replay, validating up to 12 of each state's listed actions
   (as the conformance harness does at every step; the server validates each arriving action);
-* ``µs/legal (K3)``: the Keeper's creature-movement list, the longest the game builds;
+* ``µs/legal (K3)``: the Keeper's creature-movement list, the longest the game builds (timed in
+  the replay, at each Keeper movement state);
 * ``ms/round``: CPU per round (Keeper turn + hero turn), whole games.
 
 The engine is the one an import gets: compiled by mypyc when ``python -m backend.native build``
@@ -52,6 +56,7 @@ def main() -> int:
     p.add_argument("--uniform", action="store_true", help="uniform picks, not the game's steered ones")
     p.add_argument("--round-limit", type=int, default=None, help="end games after this Keeper turn")
     p.add_argument("--no-surrender", action="store_true", help="tables without surrender")
+    p.add_argument("--list", action="store_true", help="build every list, never the game's sim_pick")
     p.add_argument("--label", default=None, help="the engine column of the README row")
     p.add_argument("--write", action="store_true", help="write the row into bench/README.md")
     args = p.parse_args()
@@ -65,6 +70,8 @@ def main() -> int:
     # Which engine ran: the modules compiled by mypyc when built (backend/native.py), else the .py.
     compiled = str(sys.modules[type(game).__module__].__file__).endswith(tuple(EXTENSION_SUFFIXES))
     steer = None if args.uniform else getattr(game, "sim_choice", None)
+    # As engine/playout.py: the steered pick without the list where the game makes it (SimPicking).
+    picker = None if steer is None or args.list else getattr(game, "sim_pick", None)
     overrides: dict[str, Any] = {"allow_surrender": False} if args.no_surrender else {}
     if args.round_limit is not None:
         overrides["round_limit"] = args.round_limit
@@ -81,12 +88,10 @@ def main() -> int:
         while game.outcome(state) is None:
             seats = sorted(game.to_act(state))
             seat = seats[rng.below(len(seats))]
-            t0 = time.process_time()
-            legal = game.legal_actions(state, seat)
-            if state["phase"] == "K3" and seat == "keeper":
-                k3_time += time.process_time() - t0
-                k3_calls += 1
-            action = legal[rng.below(len(legal))] if steer is None else steer(state, seat, legal, rng)
+            action = picker(state, seat, rng) if picker is not None else None
+            if action is None:
+                legal = game.legal_actions(state, seat)
+                action = legal[rng.below(len(legal))] if steer is None else steer(state, seat, legal, rng)
             state = game.apply(state, seat, action).state
             actions.append((seat, action))
         result = game.outcome(state).result
@@ -108,7 +113,11 @@ def main() -> int:
             apply_time += time.process_time() - t0
             if game.outcome(state) is None:
                 seat = sorted(game.to_act(state))[0]
+                t0 = time.process_time()
                 legal = game.legal_actions(state, seat)
+                if state["phase"] == "K3" and seat == "keeper":
+                    k3_time += time.process_time() - t0
+                    k3_calls += 1
                 sample = legal if len(legal) <= 12 else [legal[pick.below(len(legal))] for _ in range(12)]
                 t0 = time.process_time()
                 for a in sample:
@@ -119,7 +128,7 @@ def main() -> int:
     row = {
         "engine": args.label or ("this checkout" if args.root == ROOT else str(args.root)),
         "compiled": compiled,
-        "driver": "uniform" if steer is None else "steered",
+        "driver": "uniform" if steer is None else "steered" if picker is None else "steered, pick",
         "round_limit": args.round_limit,
         "surrender": not args.no_surrender,
         "games": args.games,

@@ -317,6 +317,17 @@ class SimSteering(Protocol[S_in]):
 
 
 @runtime_checkable
+class SimPicking(Protocol[S_in]):
+    """Optional, beside ``SimSteering``: the steered pick made without the seat's list, for a
+    driver that only plays (the simulator, benchmarks; not the conformance harness, which checks
+    every list).  Contract: ``sim_pick(state, seat, rng)`` is either None (the driver builds the
+    list and calls ``sim_choice``) or equal to ``sim_choice(state, seat, legal_actions(state,
+    seat), rng)``, drawing the same numbers from ``rng``: the games played are the same."""
+
+    def sim_pick(self, state: S_in, seat: Seat, rng: Rng) -> Action | None: ...
+
+
+@runtime_checkable
 class Determinise(Protocol[S_out]):
     """Optional: a game that builds a full state consistent with what one seat has seen, for the
     bots that search (backend/bots).  ``view`` is that seat's ``view``, ``events`` every event it

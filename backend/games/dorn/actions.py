@@ -34,7 +34,7 @@ from .state import (
     hand_over,
     reader,
 )
-from .steps import PROMPTS, STEPS, creature_costs, destinations, wants
+from .steps import PROMPTS, STEPS, Block, creature_blocks, creature_costs, destinations, wants
 
 # What each action type is, for refusals that name the rule.
 WHY: dict[str, str] = {
@@ -168,13 +168,7 @@ def _on_turn(s: State, seat: str, only: str | None, hero: str | None) -> list[Ac
     phase = s["phase"]
     out: list[Action] = []
     if seat == KEEPER:
-        # Every Keeper step may be ended or surrendered.
-        if wants(only, "done"):
-            out.append({"type": "done"})
-        if wants(only, "surrender") and _may_surrender(s):
-            out.append({"type": "surrender"})
-        if wants(only, "time_up"):
-            out += clock.listed(s, seat)
+        out = _keeper_head(s, only)
     elif phase in HERO_PHASES:
         if seat in s["done"]:
             # Content 5.8: this seat has sent *done*; all it may do is take it back.
@@ -187,6 +181,35 @@ def _on_turn(s: State, seat: str, only: str | None, hero: str | None) -> list[Ac
             out += clock.listed(s, seat)
     out += STEPS[phase](w, seat, only, hero)
     return out
+
+
+def _keeper_head(s: State, only: str | None) -> list[Action]:
+    """What every Keeper step lists first: it may be ended or surrendered."""
+    out: list[Action] = []
+    if wants(only, "done"):
+        out.append({"type": "done"})
+    if wants(only, "surrender") and _may_surrender(s):
+        out.append({"type": "surrender"})
+    if wants(only, "time_up"):
+        out += clock.listed(s, KEEPER)
+    return out
+
+
+def keeper_movement_list(s: State) -> tuple[list[Action], list[Block], list[Action]] | None:
+    """``legal(s, KEEPER)`` in the Keeper's movement step with no question or vote open, in three
+    parts: its head, the creatures' blocks (``steps.creature_blocks``: each creature's bat form,
+    then its moves) and its tail; None in any other state.  For the simulator, which draws from
+    the list by position without building its ≈ 230 move dicts (``sim.pick``)."""
+    if (
+        s["outcome"] is not None
+        or s["surrender"] is not None
+        or s["prompt"] is not None
+        or s["phase"] != turns.MONSTER_MOVES
+    ):
+        return None
+    head = _keeper_head(s, None)
+    give_up = anytime(s, KEEPER)  # as ``legal`` appends it: listed once
+    return head, creature_blocks(reader(s)), [] if not give_up or give_up[0] in head else give_up
 
 
 def _surrender_votes(only: str | None) -> list[Action]:

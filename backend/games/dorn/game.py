@@ -301,6 +301,11 @@ class DornGame:
         """The random driver's pick, steered towards progress (see ``sim.py``)."""
         return sim.choose(state, seat, legal, rng)
 
+    def sim_pick(self, state: State, seat: str, rng: Any) -> Action | None:
+        """``sim_choice`` on the seat's list without the list, in the Keeper's movement step
+        (``sim.pick``); None elsewhere."""
+        return sim.pick(state, seat, rng)
+
     def redact_action(
         self, options: Mapping[str, Any], actor: str, action: Action, viewers: frozenset[str]
     ) -> Action:

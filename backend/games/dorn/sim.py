@@ -47,9 +47,11 @@ from backend.engine.rng import Rng
 
 from .board import BOARD, WALL
 from .catalog import MONSTERS
+from . import actions
 from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
 from .state import KEEPER, ZORKAL, State, reader
+from .steps import Block
 
 # Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
 # per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
@@ -73,7 +75,21 @@ W = BOARD.width
 CHAMBER = BOARD.chamber
 
 
-def choose(state: State, seat: str, legal: list[Action], rng: Rng) -> Action:
+def pick(state: State, seat: str, rng: Rng) -> Action | None:
+    """``choose(state, seat, <the seat's list>, rng)`` without the list, in the Keeper's movement
+    step: the same pick, with the same draws from ``rng``, read by position from the list's parts
+    (``actions.keeper_movement_list``), building only the actions looked at instead of the ≈ 230
+    move dicts the list is, at every Keeper move.  None in any other step: there the driver builds
+    the list and calls ``choose``."""
+    if seat != KEEPER:
+        return None
+    parts = actions.keeper_movement_list(state)
+    if parts is None:
+        return None
+    return choose(state, seat, _KeeperList(*parts), rng)
+
+
+def choose(state: State, seat: str, legal: Sequence[Action], rng: Rng) -> Action:
     """The driver's pick among ``legal`` (see the module docstring)."""
     if state["options"].get("allow_surrender", True):
         if state["surrender"] is not None and _gives_up(state, seat):
@@ -118,7 +134,7 @@ def _spread(actions: list[Action], rng: Rng) -> Action:
     return group[rng.below(len(group))]
 
 
-def _uniform(legal: list[Action], rng: Rng) -> Action:
+def _uniform(legal: Sequence[Action], rng: Rng) -> Action:
     """A uniform pick among the listed actions other than ``NOT_DRAWN`` (a step always lists a
     way on, ``done`` at least; those are picked only when nothing else is listed)."""
     for _ in range(8):
@@ -135,7 +151,7 @@ def _gives_up(s: State, seat: str) -> bool:
     return s["k"] >= GIVE_UP_TURN and bool(s["gate"]) == (seat == KEEPER)
 
 
-def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
+def _purposeful(s: State, seat: str, legal: Sequence[Action]) -> list[Action]:
     phase = s["phase"]
     if s["prompt"] is not None or s["surrender"] is not None:
         return []
@@ -159,7 +175,7 @@ def _purposeful(s: State, seat: str, legal: list[Action]) -> list[Action]:
 # Keeper
 
 
-def _keeper_move_pick(s: State, legal: list[Action], rng: Rng) -> Action:
+def _keeper_move_pick(s: State, legal: Sequence[Action], rng: Rng) -> Action:
     """While some creature can move to attack (or into the chamber), half of the picks are
     such moves; then the step mostly ends, with now and then a creature walking closer."""
     primary, approach = _keeper_moves(s, legal)
@@ -175,7 +191,7 @@ def _keeper_move_pick(s: State, legal: list[Action], rng: Rng) -> Action:
     return _uniform(legal, rng)
 
 
-def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequence[Action]]:
+def _keeper_moves(s: State, legal: Sequence[Action]) -> tuple[Sequence[Action], Sequence[Action]]:
     """(purposeful moves, moves that only bring a creature closer to a hero).
 
     Purposeful: a path ending where the creature can attack a hero; else one into the Ritual
@@ -186,11 +202,15 @@ def _keeper_moves(s: State, legal: list[Action]) -> tuple[Sequence[Action], Sequ
     block (``steps.creature_blocks``), each creature's block remembered while its walk and the
     heroes' cells are the same, so a step's picks do not look at every move again; any other
     list is read move by move (``_keeper_moves_listed``), with the same answer."""
-    w = reader(s)
-    listed = w.memo.get("keeper_list")
-    blocks = w.keeper_moves
-    if listed is None or listed[0] is not legal or listed[1] != len(legal) or blocks is None:
-        return _keeper_moves_listed(s, legal)
+    if isinstance(legal, _KeeperList):
+        blocks = legal.blocks
+    else:
+        w = reader(s)
+        listed = w.memo.get("keeper_list")
+        found = w.keeper_moves
+        if listed is None or listed[0] is not legal or listed[1] != len(legal) or found is None:
+            return _keeper_moves_listed(s, list(legal))
+        blocks = found
     targets = tuple(sorted([h["cell"] for h in s["heroes"].values() if h["cell"] is not None]))
     gate = bool(s["gate"])
     # The heroes' cells and the gate, as one object while they hold (the whole Keeper movement
@@ -262,6 +282,49 @@ class _Moves(Sequence[Action]):
                 return {"type": "move", "figure": figure, "to": [x, y]}
             i -= len(cells)
         raise IndexError(i)
+
+
+class _KeeperList(Sequence[Action]):
+    """The Keeper's movement list (``actions.legal``) read by position from its parts: the head,
+    each creature's block (its bat form, then its moves) and the tail.  Each action is built when
+    it is read, a new dict each time, as the list's would be."""
+
+    def __init__(self, head: list[Action], blocks: list[Block], tail: list[Action]) -> None:
+        self.head = head
+        self.blocks = blocks
+        self.tail = tail
+        self.size = len(head) + len(tail)
+        for _figure, bat, walk in blocks:
+            self.size += bat + (len(walk.dests) if walk is not None else 0)
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.size))]
+        if i < 0:
+            i += self.size
+        if i < 0 or i >= self.size:
+            raise IndexError(i)
+        if i < len(self.head):
+            return self.head[i]
+        i -= len(self.head)
+        for figure, bat, walk in self.blocks:
+            if bat:
+                if i == 0:
+                    return {"type": "bat_form", "figure": figure}
+                i -= 1
+            if walk is not None:
+                if i < len(walk.dests):
+                    x, y = walk.dests[i]
+                    return {"type": "move", "figure": figure, "to": [x, y]}
+                i -= len(walk.dests)
+        return self.tail[i]
 
 
 Cells = tuple[tuple[int, int], ...]
@@ -497,7 +560,7 @@ _ENGAGE: dict[tuple[int, ...], tuple[set[int], set[int], set[int]]] = {}
 # Heroes
 
 
-def _hero_moves(s: State, legal: list[Action]) -> list[Action]:
+def _hero_moves(s: State, legal: Sequence[Action]) -> list[Action]:
     # The list read once: each hero's moves (in list order), the pick-ups and the drops.
     by_hero: dict[str, list[Action]] = {}
     picks: list[Action] = []

@@ -11,7 +11,7 @@ reads the list move by move.
 
 from __future__ import annotations
 
-from backend.engine.playout import driver_rng
+from backend.engine.playout import driver_rng, play_random
 from backend.engine.rng import seed_from_int
 from backend.games.dorn import sim
 from backend.games.dorn.board import BOARD
@@ -212,3 +212,56 @@ def test_reach_zones_leave_out_only_targets_out_of_reach(monkeypatch):
             ).state
             step += 1
     assert compared > 50
+
+
+PICK_GAMES = [
+    (4100, {}),
+    (4101, {"real_day_and_night": True}),  # the Keeper's list also holds ``time_up``
+    (4102, {"allow_surrender": False}),  # … and no ``surrender``
+    (4103, {"tactics_and_flight": True}),
+    (4104, {"cave_in": True}),
+    (4105, {"four_heroes": True}),
+]
+
+
+def test_the_pick_without_the_list_is_the_pick_among_the_list():
+    """``sim_pick`` (the simulator's and the benchmark's driver, engine/playout.py) makes the pick
+    ``sim_choice`` makes among the built list, drawing the same numbers, at every step of seeded
+    steered games; at each Keeper movement step the list read by position from its parts
+    (``sim._KeeperList``) is the list; every other step is left to the list (None)."""
+    from backend.games.dorn import actions
+
+    picks = 0
+    for seed, variant in PICK_GAMES:
+        options = GAME.normalize_options(GAME.sim_options(driver_rng(seed), None, variant))
+        state = GAME.initial_state(seed_from_int(seed), options)
+        rng = driver_rng(seed)
+        while GAME.outcome(state) is None:
+            seats = sorted(GAME.to_act(state))
+            seat = seats[rng.below(len(seats))]
+            twin = driver_rng(seed)
+            twin.counter = rng.counter
+            picked = GAME.sim_pick(state, seat, twin)
+            legal = GAME.legal_actions(state, seat)
+            action = GAME.sim_choice(state, seat, legal, rng)
+            parts = actions.keeper_movement_list(state) if seat == KEEPER else None
+            if parts is not None:
+                assert list(sim._KeeperList(*parts)) == legal
+            if picked is None:
+                assert parts is None
+            else:
+                assert picked == action and twin.counter == rng.counter
+                picks += 1
+            state = GAME.apply(state, seat, action).state
+    assert picks > 1000
+
+
+def test_the_driver_plays_the_same_games_with_and_without_the_lists():
+    """``play_random`` picks without the list unless ``on_step`` (the conformance harness) needs
+    it: the same actions and final state either way."""
+    for seed, variant in PICK_GAMES[:2]:
+        options = GAME.sim_options(driver_rng(seed), None, variant)
+        with_lists = play_random(GAME, seed, options, on_step=lambda *step: None)
+        picking = play_random(GAME, seed, options)
+        assert picking.actions == with_lists.actions and picking.final_hash == with_lists.final_hash
+        assert picking.outcome == with_lists.outcome and len(picking.actions) > 300
