@@ -29,8 +29,6 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
 import warnings
 from collections.abc import Sequence
@@ -129,6 +127,8 @@ def select() -> bool:
 
 
 def clean() -> None:
+    import shutil  # here: every process that imports the game reads this module, few build
+
     for path in built():
         path.unlink()
     STAMP.unlink(missing_ok=True)
@@ -154,6 +154,8 @@ def build(*, force: bool = False) -> None:
     """Compile the package in place, unless the build there is of these sources with this
     toolchain (``force``: always).  The stamp is written last, from the sources as they were read
     before the compiler started: a source edited during the build leaves a stale stamp."""
+    import subprocess
+
     if not force and up_to_date():
         return
     clean()
