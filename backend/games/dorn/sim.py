@@ -45,9 +45,9 @@ from typing import overload
 from backend.engine.core import Action
 from backend.engine.rng import Rng
 
+from . import actions
 from .board import BOARD, WALL
 from .catalog import MONSTERS
-from . import actions
 from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
 from .state import KEEPER, ZORKAL, State, reader
