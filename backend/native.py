@@ -86,6 +86,8 @@ def why_not() -> str | None:
         return "not built (python -m backend.native build)"
     if STAMP.read_text().split("\n")[0] != digest():
         return "the sources changed since the build (python -m backend.native build)"
+    if not built():  # built by another Python: its extension modules are not found
+        return "not built for this Python (python -m backend.native build)"
     return None
 
 

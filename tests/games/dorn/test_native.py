@@ -112,7 +112,8 @@ def test_every_module_comes_from_one_side():
 
 
 def test_a_build_is_used_only_for_the_sources_it_was_built_from(tmp_path, monkeypatch):
-    """``why_not`` on a copy of the package: no stamp, the stamp of these sources, an edit."""
+    """``why_not`` on a copy of the package: no stamp, the stamp of these sources but no extension
+    module for this Python, both, an edit."""
     package = tmp_path / "backend" / "games" / "dorn"
     for source in native.sources()[:3]:
         copy = package / source.relative_to(native.PACKAGE_DIR)
@@ -124,6 +125,8 @@ def test_a_build_is_used_only_for_the_sources_it_was_built_from(tmp_path, monkey
     monkeypatch.setattr(native, "STAMP", package / "_native.stamp")
     assert native.why_not() == "not built (python -m backend.native build)"
     native.STAMP.write_text(native.digest() + "\n")
+    assert native.why_not() == "not built for this Python (python -m backend.native build)"
+    (package / f"state{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
     assert native.why_not() is None
     edited = native.sources()[0]
     edited.write_text(edited.read_text() + "\n")
