@@ -1,22 +1,25 @@
-"""The Dorn engine compiled to C by mypyc, from the same Python source (issue 15.3).
+"""The engines and the fan-out compiled to C by mypyc, from the same Python source (issue 15).
 
-    python -m backend.native build    # compile backend/games/dorn (≈ 1 min; gcc, Python headers, mypy)
+What is compiled (``PACKAGES``, ``MODULES``): both games' rules, and the live tables' fan-out
+(``play/frames``, ``play/audience``, ``play/patch``: the views, patches and hashes of every step).
+
+    python -m backend.native build    # compile them (≈ 1.5 min; gcc, Python headers, mypy)
                                       # (nothing to do if built from these sources; --force: rebuild)
     python -m backend.native clean    # remove what build made: the pure Python is used again
     python -m backend.native status   # which engine an import gets, and why
 
 The ``.py`` files stay the source of truth: mypyc compiles the same typed code (``mypy --strict``
 clean) to one C extension per module, placed beside its source (``*.so``, git-ignored), plus the
-shared library of the group (``backend/games/dorn/_native__mypyc*.so``).  The package
-``__init__.py`` files are not compiled: ``backend/games/dorn/__init__.py`` calls ``select()``
-before any of its modules is imported.
+shared library of the group (``backend/_native__mypyc*.so``).  The package ``__init__.py``
+files are not compiled: those of ``backend.games.dorn``, ``backend.games.dorasure`` and
+``backend.play`` call ``select()`` before any of their modules is imported.
 
 Python imports an extension module before a ``.py`` of the same name, so a build left behind
 after a source was edited would run the old rules.  A build therefore writes a stamp, the
 SHA-256 of every source it compiled; ``select()`` uses the compiled modules only while the
 sources hash to the stamp, and otherwise (no build, a source changed since, or
-``DRAGONTABLE_NATIVE=0``) puts an import hook first that loads every module of the package from
-its ``.py``.  Either way every module of the package comes from the same side.
+``DRAGONTABLE_NATIVE=0``) puts an import hook first that loads every one of them from its
+``.py``.  Either way every compiled module comes from the same side: one build, one stamp.
 
 This module reads files and the environment to choose a loader; it imports nothing of the games
 (no cycle: ``tests/engine/test_import_cycles.py``), and the games stay pure.
@@ -37,12 +40,13 @@ from types import ModuleType
 
 BACKEND = Path(__file__).resolve().parent
 REPO = BACKEND.parent
-PACKAGE = "backend.games.dorn"
-PACKAGE_DIR = BACKEND / "games" / "dorn"
+# Every module of these packages but their ``__init__`` files, and these modules.
+PACKAGES = ("backend.games.dorn", "backend.games.dorasure")
+MODULES = ("backend.play.frames", "backend.play.audience", "backend.play.patch")
 # The group's shared library lands inside the package (``_native__mypyc``): an editable install
 # finds it there, where a top-level module would need the checkout on ``sys.path``.
-GROUP = f"{PACKAGE}._native"
-STAMP = PACKAGE_DIR / "_native.stamp"
+GROUP = "backend._native"
+STAMP = BACKEND / "_native.stamp"
 BUILD_DIR = REPO / "build" / "native"
 ENV = "DRAGONTABLE_NATIVE"  # "0": never use the compiled modules
 
@@ -61,8 +65,16 @@ setup(
 
 
 def sources() -> list[Path]:
-    """What is compiled: every module of the package but the ``__init__.py`` files."""
-    return sorted(p for p in PACKAGE_DIR.rglob("*.py") if p.name != "__init__.py")
+    """What is compiled: every module of ``PACKAGES`` but the ``__init__.py`` files, and ``MODULES``."""
+    found = [REPO / f"{name.replace('.', '/')}.py" for name in MODULES]
+    for package in PACKAGES:
+        found += (p for p in (REPO / package.replace(".", "/")).rglob("*.py") if p.name != "__init__.py")
+    return sorted(found)
+
+
+def module_names() -> frozenset[str]:
+    """The dotted names of what ``sources`` compiles."""
+    return frozenset(".".join(p.relative_to(REPO).with_suffix("").parts) for p in sources())
 
 
 def digest() -> str:
@@ -73,9 +85,12 @@ def digest() -> str:
 
 
 def built() -> list[Path]:
-    """The extension modules a build left in the package."""
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return sorted(p for p in PACKAGE_DIR.rglob("*") if p.name.endswith(suffixes))
+    """The extension modules a build left beside the sources, and the group's library."""
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    group = REPO / GROUP.replace(".", "/")
+    candidates = [group.with_name(group.name + "__mypyc" + s) for s in suffixes]
+    candidates += (p.with_suffix(s) for p in sources() for s in suffixes)
+    return sorted(p for p in candidates if p.is_file())
 
 
 def why_not() -> str | None:
@@ -92,12 +107,16 @@ def why_not() -> str | None:
 
 
 class _FromSource(importlib.abc.MetaPathFinder):
-    """Loads the package's modules from their ``.py`` files, never from an extension module."""
+    """Loads the compiled packages' and modules' code from their ``.py`` files, never from an
+    extension module."""
+
+    def __init__(self) -> None:
+        self.prefixes = tuple(f"{package}." for package in PACKAGES)
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if not fullname.startswith(PACKAGE + ".") or path is None:
+        if path is None or not (fullname.startswith(self.prefixes) or fullname in MODULES):
             return None
         name = fullname.rpartition(".")[2]
         for entry in path:
@@ -115,17 +134,22 @@ class _FromSource(importlib.abc.MetaPathFinder):
 _HOOK = _FromSource()
 
 
+_chosen: bool | None = None  # select()'s answer, the same for every package that asks
+
+
 def select() -> bool:
-    """Called by the package's ``__init__`` before its modules are imported: True when the
-    compiled modules will be used."""
-    reason = why_not()
-    if reason is None:
-        return True
-    if _HOOK not in sys.meta_path:
-        sys.meta_path.insert(0, _HOOK)
-    if built() and os.environ.get(ENV, "1") != "0":
-        warnings.warn(f"compiled Dorn engine not used: {reason}", RuntimeWarning, stacklevel=2)
-    return False
+    """Called by each package's ``__init__`` before its modules are imported: True when the
+    compiled modules will be used (decided once per process, for all of them)."""
+    global _chosen
+    if _chosen is None:
+        reason = why_not()
+        _chosen = reason is None
+        if reason is not None:
+            if _HOOK not in sys.meta_path:
+                sys.meta_path.insert(0, _HOOK)
+            if built() and os.environ.get(ENV, "1") != "0":
+                warnings.warn(f"compiled modules not used: {reason}", RuntimeWarning, stacklevel=2)
+    return _chosen
 
 
 def clean() -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
+from importlib.resources import files
 from typing import Any, NotRequired, TypedDict
 
 from backend.engine.hexgrid import Hex
 
-DATA = Path(__file__).with_name("data")
+# By the package, not by ``__file__``: compiled by mypyc (backend/native.py), a module's
+# ``__file__`` names a path that does not exist.
+DATA = files("backend.games.dorasure") / "data"
 
 
 def _load(name: str) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The Dorn engine compiled by mypyc (``python -m backend.native build``) is the pure one.
 
-* When a build of these sources is present, every module of ``backend.games.dorn`` (but the
-  package ``__init__`` files, which are never compiled) is the compiled one; otherwise every
-  one is loaded from its ``.py``: never a mix, never a stale build.
+* When a build of these sources is present, every module a build compiles (both games' but the
+  packages' ``__init__`` files, which are never compiled, and the fan-out's) is the compiled
+  one; otherwise every one is loaded from its ``.py``: never a mix, never a stale build.
 * Compiled and pure play the same games: 40 seeded steered games, plain and with each variant,
   in two processes (``DRAGONTABLE_NATIVE=0`` for the pure one), give at every step the same
   seat, list of the acting seat, action, events and state hash.
@@ -90,21 +90,19 @@ def _results(child: subprocess.Popen[str]) -> tuple[list[list[object]], str]:
     return [json.loads(line) for line in lines], json.loads(file)
 
 
-def _dorn_modules() -> dict[str, str]:
-    import backend.games.dorn.game  # noqa: F401  (imports every module the game uses)
+def _compiled_modules() -> dict[str, str]:
+    """Of what a build compiles, what this process has imported, by the file it came from."""
+    import backend.games.dorasure.game
+    import backend.games.dorn.game
+    import backend.play.frames  # noqa: F401  (with the games: every module a build compiles, nearly)
 
-    return {
-        name: str(module.__file__)
-        for name, module in sys.modules.items()
-        if name.startswith("backend.games.dorn.") and name != "backend.games.dorn._native__mypyc"
-    }
+    names = native.module_names()
+    return {name: str(module.__file__) for name, module in sys.modules.items() if name in names}
 
 
 def test_every_module_comes_from_one_side():
-    files = _dorn_modules()
-    packages = {n: f for n, f in files.items() if f.endswith("__init__.py")}
-    modules = {n: f for n, f in files.items() if n not in packages}
-    assert len(modules) > 30
+    modules = _compiled_modules()
+    assert len(modules) > 50
     if native.why_not() is None:
         assert all(f.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for f in modules.values()), modules
     else:
@@ -112,29 +110,36 @@ def test_every_module_comes_from_one_side():
 
 
 def test_a_build_is_used_only_for_the_sources_it_was_built_from(tmp_path, monkeypatch):
-    """``why_not`` on a copy of the package: no stamp, the stamp of these sources but no extension
-    module for this Python, both, an edit."""
-    package = tmp_path / "backend" / "games" / "dorn"
-    for source in native.sources()[:3]:
-        copy = package / source.relative_to(native.PACKAGE_DIR)
+    """``why_not`` on a copy of what is compiled: no stamp, the stamp of these sources but no
+    extension module for this Python, both, an edit, the environment's veto."""
+    for source in native.sources():
+        copy = tmp_path / source.relative_to(native.REPO)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(source.read_bytes())
     monkeypatch.delenv(native.ENV, raising=False)
     monkeypatch.setattr(native, "REPO", tmp_path)
-    monkeypatch.setattr(native, "PACKAGE_DIR", package)
-    monkeypatch.setattr(native, "STAMP", package / "_native.stamp")
+    monkeypatch.setattr(native, "STAMP", tmp_path / "backend" / "_native.stamp")
     assert native.why_not() == "not built (python -m backend.native build)"
     native.STAMP.write_text(native.digest() + "\n")
     assert native.why_not() == "not built for this Python (python -m backend.native build)"
-    (package / f"state{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    first = native.sources()[0]
+    first.with_suffix(importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
     assert native.why_not() is None
-    edited = native.sources()[0]
+    edited = native.sources()[-1]
     edited.write_text(edited.read_text() + "\n")
     assert native.why_not() == "the sources changed since the build (python -m backend.native build)"
     edited.write_text(edited.read_text()[:-1])
     assert native.why_not() is None
     monkeypatch.setenv(native.ENV, "0")
     assert native.why_not() == "DRAGONTABLE_NATIVE=0"
+
+
+def test_what_is_compiled():
+    """Both games' rules and the fan-out, every module but the packages' ``__init__`` files."""
+    names = native.module_names()
+    assert {"backend.play.frames", "backend.play.audience", "backend.play.patch"} <= names
+    assert {"backend.games.dorn.sim", "backend.games.dorasure.rules.flow"} <= names
+    assert not any(name.endswith("__init__") for name in names)
 
 
 @pytest.mark.slow
