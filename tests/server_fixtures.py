@@ -119,7 +119,10 @@ class Api:
     """A tiny REST client: one player."""
 
     def __init__(self, base_url: str, name: str = "tester") -> None:
-        self.http = httpx.Client(base_url=base_url, timeout=10)
+        # An idle connection is dropped before the server's keep-alive (uvicorn: 5 s) closes it:
+        # both at 5 s, a request sent on a connection as the server closed it was reset (seen in a
+        # paced bench/server_load.py run, whose games last about as long).
+        self.http = httpx.Client(base_url=base_url, timeout=10, limits=httpx.Limits(keepalive_expiry=2.0))
         reply = self.http.post("/api/players", json={"name": name})
         reply.raise_for_status()
         body = reply.json()
