@@ -173,25 +173,26 @@ def _on_turn(s: State, seat: str, only: str | None, hero: str | None) -> list[Ac
         if seat in s["done"]:
             # Content 5.8: this seat has sent *done*; all it may do is take it back.
             return [{"type": "take_back_done"}] if wants(only, "take_back_done") else []
-        if wants(only, "done"):
-            out.append({"type": "done"})
-        if wants(only, "propose_surrender") and _may_surrender(s):
-            out.append({"type": "propose_surrender"})
-        if wants(only, "time_up"):
-            out += clock.listed(s, seat)
+        out = _head(s, seat, only, "propose_surrender")
     out += STEPS[phase](w, seat, only, hero)
     return out
 
 
 def _keeper_head(s: State, only: str | None) -> list[Action]:
     """What every Keeper step lists first: it may be ended or surrendered."""
+    return _head(s, KEEPER, only, "surrender")
+
+
+def _head(s: State, seat: str, only: str | None, give_up: str) -> list[Action]:
+    """What a seat's step lists first: it may be ended, given up (``give_up``: the Keeper
+    surrenders, a hero proposes surrender to the others) or its clock's run-out claimed."""
     out: list[Action] = []
     if wants(only, "done"):
         out.append({"type": "done"})
-    if wants(only, "surrender") and _may_surrender(s):
-        out.append({"type": "surrender"})
+    if wants(only, give_up) and _may_surrender(s):
+        out.append({"type": give_up})
     if wants(only, "time_up"):
-        out += clock.listed(s, KEEPER)
+        out += clock.listed(s, seat)
     return out
 
 

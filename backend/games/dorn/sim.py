@@ -252,7 +252,34 @@ def _keeper_moves(s: State, legal: Sequence[Action]) -> tuple[Sequence[Action], 
 REACH: dict[str, str] = {t: str(m["reach"]) for t, m in MONSTERS.items()}
 
 
-class _Moves(Sequence[Action]):
+class _ByPosition(Sequence[Action]):
+    """A list of actions read by position, each built when it is read (``_at``), a new dict
+    each time as the list's would be: ``size`` actions, indexed and sliced as a list is."""
+
+    size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if isinstance(i, slice):
+            return [self._at(k) for k in range(*i.indices(self.size))]
+        if i < 0:
+            i += self.size
+        if i < 0 or i >= self.size:
+            raise IndexError(i)
+        return self._at(i)
+
+    def _at(self, i: int) -> Action:
+        """The action at ``i``, 0 <= i < size."""
+        raise NotImplementedError
+
+
+class _Moves(_ByPosition):
     """Creature moves kept as (figure, cells) runs, in list order: a pick draws one by position,
     and only the move drawn is built."""
 
@@ -264,18 +291,7 @@ class _Moves(Sequence[Action]):
         self.runs.append((figure, cells))
         self.size += len(cells)
 
-    def __len__(self) -> int:
-        return self.size
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Action]: ...
-    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self.size))]
-        if i < 0:
-            i += self.size
+    def _at(self, i: int) -> Action:
         for figure, cells in self.runs:
             if i < len(cells):
                 x, y = cells[i]
@@ -284,10 +300,9 @@ class _Moves(Sequence[Action]):
         raise IndexError(i)
 
 
-class _KeeperList(Sequence[Action]):
+class _KeeperList(_ByPosition):
     """The Keeper's movement list (``actions.legal``) read by position from its parts: the head,
-    each creature's block (its bat form, then its moves) and the tail.  Each action is built when
-    it is read, a new dict each time, as the list's would be."""
+    each creature's block (its bat form, then its moves) and the tail."""
 
     def __init__(self, head: list[Action], blocks: list[Block], tail: list[Action]) -> None:
         self.head = head
@@ -297,20 +312,7 @@ class _KeeperList(Sequence[Action]):
         for _figure, bat, walk in blocks:
             self.size += bat + (len(walk.dests) if walk is not None else 0)
 
-    def __len__(self) -> int:
-        return self.size
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Action]: ...
-    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self.size))]
-        if i < 0:
-            i += self.size
-        if i < 0 or i >= self.size:
-            raise IndexError(i)
+    def _at(self, i: int) -> Action:
         if i < len(self.head):
             return self.head[i]
         i -= len(self.head)
