@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from backend import native
+from tests.native_build import not_built
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +71,7 @@ def _result(child: subprocess.Popen[str]) -> dict[str, object]:
 @pytest.mark.slow
 def test_compiled_and_pure_send_the_same_frames():
     if native.why_not() is not None:
-        pytest.skip(f"not built: {native.why_not()}")
+        not_built(native.why_not())
     children = _play(pure=False), _play(pure=True)  # side by side: each is single-threaded
     compiled, pure = (_result(c) for c in children)
     files = compiled.pop("files"), pure.pop("files")

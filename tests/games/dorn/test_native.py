@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from backend import native
+from tests.native_build import not_built
 
 ROOT = Path(__file__).resolve().parents[3]
 SEEDS = range(100, 140)
@@ -145,7 +146,7 @@ def test_what_is_compiled():
 @pytest.mark.slow
 def test_compiled_and_pure_play_the_same_games():
     if native.why_not() is not None:
-        pytest.skip(f"compiled Dorn engine not built: {native.why_not()}")
+        not_built(native.why_not())
     games = [(seed, VARIANTS[seed % len(VARIANTS)]) for seed in SEEDS]
     # The two processes side by side (each is single-threaded).
     children = _start(games, pure=False), _start(games, pure=True)
