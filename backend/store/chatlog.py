@@ -12,6 +12,7 @@ from datetime import UTC
 
 from sqlalchemy import Engine, bindparam, insert, or_, select
 
+from .db import write_transaction
 from .models import ChatLine
 from .records import ChatRecord
 
@@ -25,7 +26,7 @@ class ChatLog:
     engine: Engine
 
     def add_chat_line(self, table_id: str, line: ChatRecord) -> None:
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             conn.execute(
                 insert(ChatLine.__table__),
                 {"table_id": table_id, "seq": line.seq, "channel": line.channel, "from_name": line.from_name,

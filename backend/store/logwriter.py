@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine, bindparam, insert, update
 
+from .db import writing
 from .models import ActionRow, EventRow, GameTable, Snapshot
 from .records import ActionWrite, Conflict, Unsavable
 
@@ -89,6 +90,10 @@ class LogWriter:
 
     def append(self, batch: Sequence[ActionWrite]) -> None:
         """One transaction for the whole batch; Conflict when any item is refused (nothing kept)."""
+        with writing(self.engine):  # store/db.py: no sleeping in SQLite's busy handler
+            self._append(batch)
+
+    def _append(self, batch: Sequence[ActionWrite]) -> None:
         conn = self.engine.raw_connection()
         try:
             cur = conn.cursor()

@@ -20,6 +20,7 @@ from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, sele
 from sqlalchemy.orm import Session, sessionmaker
 
 from .chatlog import ChatLog
+from .db import write_transaction, writing
 from .logwriter import LogWriter
 from .models import ActionRow, ChatLine, EventRow, GameTable, Player, SeatRow, Snapshot
 from .records import (
@@ -166,7 +167,7 @@ class Repository(ChatLog):
     def create_player(self, name: str, bot: str | None = None, *, runner: bool = False) -> tuple[PlayerRecord, str]:
         token = new_token()
         player = PlayerRecord(new_id(), name, bot)
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             conn.execute(
                 insert(Player.__table__),
                 {"id": player.id, "name": name, "token_hash": token_hash(token), "created_at": now(),
@@ -213,7 +214,7 @@ class Repository(ChatLog):
         origin_state: str | None = None,
     ) -> TableRecord:
         table_id = new_id()
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             conn.execute(
                 _INSERT_TABLE,
                 {
@@ -318,7 +319,7 @@ class Repository(ChatLog):
         """Open tables created before ``created_before`` at which nobody ever took a seat: they
         are dropped (nothing was played, so no record is lost).  Returns how many."""
         taken = select(_ST.c.table_id).where(_ST.c.player_id.is_not(None))
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             ids = list(conn.scalars(
                 select(_GT.c.id).where(_GT.c.status == "open", _GT.c.created_at < created_before,
                                        _GT.c.id.not_in(taken))
@@ -334,7 +335,7 @@ class Repository(ChatLog):
         The condition is in the UPDATE, so two players racing for one seat cannot both win.
         """
         token = new_token()
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             moved = conn.execute(
                 _TAKE_SEAT, {"t": table_id, "s": seat, "p": player_id, "h": token_hash(token)}
             )
@@ -342,7 +343,7 @@ class Repository(ChatLog):
 
     def free_seat(self, table_id: str, seat: str, player_id: str) -> bool:
         """Give up ``seat``; False when ``player_id`` does not hold it."""
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             moved = conn.execute(_FREE_SEAT, {"t": table_id, "s": seat, "p": player_id})
         return moved.rowcount == 1
 
@@ -360,7 +361,7 @@ class Repository(ChatLog):
 
     def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
         """Open → live, once; False when someone else started it first."""
-        with self.engine.begin() as conn:
+        with write_transaction(self.engine) as conn:
             result = conn.execute(
                 _START,
                 {"t": table_id, "seed": seed_hex, "commitment": commitment, "initial": initial_hash, "at": now()},
@@ -457,7 +458,7 @@ class Repository(ChatLog):
 
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""
-        with self.sessions.begin() as s:
+        with writing(self.engine), self.sessions.begin() as s:
             for model in (ChatLine, EventRow, Snapshot, ActionRow, SeatRow):
                 s.execute(delete(model).where(model.table_id == table_id))
             s.execute(delete(GameTable).where(GameTable.id == table_id))
