@@ -18,7 +18,11 @@ from pathlib import Path
 
 import httpx
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
+from backend import native
+from tests.native_build import not_built
 from tests.server_fixtures import ROOT, free_port
 
 IMAGE_ROOT = "/srv/dragontable"
@@ -106,17 +110,46 @@ def test_ports_commands_and_health_checks_agree() -> None:
     assert grace > float(env["DRAGONTABLE_SHUTDOWN_SECONDS"])
 
 
-def test_the_lock_pins_every_dependency_with_hashes() -> None:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = [*project["dependencies"], *project["optional-dependencies"]["postgres"],
-              *project["optional-dependencies"]["redis"]]  # fmt: skip
-    lock = (ROOT / "requirements.lock").read_text()
-    pins = {m.group(1).lower().replace("_", "-") for m in re.finditer(r"^([A-Za-z0-9_.\-]+)==", lock, re.M)}
-    for requirement in wanted:
-        name = re.match(r"[A-Za-z0-9_.\-]+", requirement).group(0).lower().replace("_", "-")
-        assert name in pins, f"{name} is not pinned in requirements.lock"
+def pins(lock_name: str) -> dict[str, str]:
+    """A lock's pins, name -> version, every one with its hashes."""
+    lock = (ROOT / lock_name).read_text()
     entries = re.split(r"\n(?=[A-Za-z0-9])", lock.split("\n", 2)[2])
     assert all("--hash=sha256:" in e for e in entries if "==" in e)
+    return {canonicalize_name(m.group(1)): m.group(2) for m in re.finditer(r"^([A-Za-z0-9_.\-]+)==(\S+)", lock, re.M)}
+
+
+def meets_the_project(lock_name: str, extras: list[str]) -> dict[str, str]:
+    """Every requirement of the project and these extras is pinned, at a version it admits."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    optional = project["optional-dependencies"]
+    pinned = pins(lock_name)
+    for line in [*project["dependencies"], *(r for extra in extras for r in optional[extra])]:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in pinned, f"{name} is not pinned in {lock_name}"
+        # uvicorn was once pinned at 0.54 while pyproject.toml asked for 0.55 (play/wsserver.py)
+        assert requirement.specifier.contains(pinned[name], prereleases=True), (
+            f"{lock_name} pins {name}=={pinned[name]}, pyproject.toml asks for {requirement.specifier}"
+        )
+    return pinned
+
+
+def test_the_lock_pins_every_dependency_with_hashes() -> None:
+    meets_the_project("requirements.lock", ["postgres", "redis"])
+
+
+def test_the_build_lock_adds_the_compiler_to_the_same_pins() -> None:
+    runtime = pins("requirements.lock")
+    build = meets_the_project("requirements-build.lock", ["postgres", "redis", "native"])
+    assert {name: build[name] for name in runtime} == runtime
+    assert {"mypy", "setuptools"} <= build.keys()
+    # The build stage compiles before it makes the wheel, from these pins, by hash.
+    stage = dockerfile()[: max(i for i, (word, _) in enumerate(dockerfile()) if word == "FROM")]
+    runs = [rest for word, rest in stage if word == "RUN"]
+    installs = next(i for i, r in enumerate(runs) if "--require-hashes -r requirements-build.lock" in r)
+    [builds] = [i for i, r in enumerate(runs) if "python -m backend.native build" in r]
+    assert installs < builds and "pip wheel" in runs[builds].split("python -m backend.native build")[1]
+    assert any("apt-get install" in r and "gcc" in r for r in runs[:installs])
 
 
 def test_the_image_commands_run(tmp_path: Path) -> None:
@@ -163,6 +196,26 @@ def test_the_wheel_carries_the_games_data(tmp_path: Path) -> None:
     assert "backend/__main__.py" in names
     for game in ("dorasure", "dorn"):
         assert any(n.startswith(f"backend/games/{game}/data/") and n.endswith(".json") for n in names)
+    # Made after `python -m backend.native build`, as the image's is, it carries the compiled
+    # modules and their stamp, and an install of it runs them.
+    reason = native.why_not()
+    if reason is not None:
+        not_built(reason)
+    compiled = {p.relative_to(ROOT).as_posix() for p in native.built()}
+    assert "backend/_native.stamp" in names and compiled <= set(names)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    probe = ("import backend.native as n, backend.games.dorn.steps as s, backend.play.patch as p; "
+             "print(n.why_not(), n.REPO, s.__file__.endswith('.so'), p.__file__.endswith('.so'))")  # fmt: skip
+    done = subprocess.run([str(python), "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DRAGONTABLE_NATIVE")})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    why, repo, *loaded = done.stdout.split()
+    assert why == "None" and loaded == ["True", "True"] and Path(repo) != ROOT
 
 
 def test_the_bots_run_as_their_own_service_with_the_workers_key() -> None:
