@@ -37,7 +37,7 @@ CLOSE_HANDED_BACK = 4409  # a takeover bot's connection: its person is back (pla
 
 class Connection:
     __slots__ = ("ws", "_socket", "seat", "token_hash", "name", "_pending", "_limit", "_writer", "closed",
-                 "close_code", "stand_in", "patches", "sent")  # fmt: skip
+                 "close_code", "stand_in", "patches", "sent", "_held")  # fmt: skip
 
     def __init__(self, ws: WebSocket, queue_limit: int) -> None:
         self.ws = ws
@@ -64,6 +64,8 @@ class Connection:
         self._writer: asyncio.Task[None] | None = None
         self.closed = False
         self.close_code: int | None = None
+        # A text kept to go out in one write with the next frame (``hold``).
+        self._held: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(dumps(message))
@@ -75,7 +77,26 @@ class Connection:
             log.info("closing a connection that cannot keep up")
             self.close(CLOSE_TRY_LATER)
             return
+        held = self._held
+        if held is not None:
+            self._held = None
+            socket = self._socket
+            if self._writer is None and socket is not None and socket.write_texts(held, text):
+                return
+            self._push(held)
         self._push(text)
+
+    def hold(self, text: str) -> None:
+        """Send ``text`` with the next frame, in one write (play/master.py: an action's ack goes
+        with its actor's update, which the fan-out sends a moment later), or at ``release``."""
+        self.release()
+        self._held = text
+
+    def release(self) -> None:
+        """Send the held text now, if the frame it waited for did not come."""
+        held, self._held = self._held, None
+        if held is not None:
+            self.send_text(held)
 
     def _push(self, item: str | None) -> None:
         if item is not None and self._writer is None:
@@ -106,6 +127,7 @@ class Connection:
         """Close after everything already queued has been sent."""
         if self.closed:
             return
+        self.release()
         self.closed = True
         self.close_code = code
         self._push(None)

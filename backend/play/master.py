@@ -26,14 +26,12 @@ from typing import Any, Protocol
 
 from backend.config import Settings
 from backend.engine.core import Game, IllegalAction, Sides, Transition, check_action_shape
-from backend.engine.replay import LogEntry, ReplayMismatch, hash_and_text, replay_log
+from backend.engine.replay import LogEntry, ReplayMismatch, replay_log
 from backend.engine.rulerefs import refusal_rule
 from backend.lobby.schemas import table_out
 from backend.store.repository import (
     RECENT_ACTION_IDS,
-    ActionWrite,
     Conflict,
-    LoggedEvent,
     PlayLoad,
     Repository,
     TableRecord,
@@ -47,6 +45,7 @@ from .attendance import Attendance
 from .backlog import Applied, Backlog
 from .hub import CLOSE_BAD_TOKEN, Connection, Present
 from .metrics import Metrics
+from .record import log_write
 from .resting import ActionIds, Kept
 from .seatclock import SeatClock
 from .sidewatch import SideStreams
@@ -351,18 +350,6 @@ class TableRuntime:
         else:
             self._refuse(conn, aid, "duplicate_action_id", "That action id was already used.")
 
-    def _proof_point(self, seq: int, snapshot: bool, finished: bool) -> bool:
-        """Whether the state hash after ``seq`` is computed and recorded.
-
-        A full canonical hash costs more than applying the action, so a lone
-        worker records it every ``hash_every`` actions, at every snapshot and at
-        the end: a restart replays from a checked snapshot and checks every
-        recorded hash on the way; the export fills the others by replay, so
-        ``verify`` still checks every roll.  Workers replicating a table over the
-        bus hash every action, to prove their replicas agree at every step.
-        """
-        return snapshot or finished or seq % self.settings.hash_every == 0 or self.tables.replicated()
-
     async def commit(
         self,
         seat: str,
@@ -378,26 +365,11 @@ class TableRuntime:
         arrived = time.perf_counter() if arrived is None else arrived
         metrics = self.tables.metrics
         seq = self.seq + 1
-        outcome = self.game.outcome(transition.state)
-        snapshot = seq % self.settings.snapshot_every == 0
-        digest = text = None
-        if self._proof_point(seq, snapshot, outcome is not None):
-            digest, text = hash_and_text(self.game, transition.state)
-        item = ActionWrite(
-            table_id=self.id,
-            seq=seq,
-            seat=seat,
-            action=action,
-            action_id=aid,
-            by_timeout=auto,
-            state_hash=digest,
-            events=[
-                LoggedEvent(e.kind, dict(e.data), sorted(e.to) if e.to is not None else None)
-                for e in transition.events
-            ],
-            snapshot=text if snapshot else None,
-            outcome=outcome.as_dict() if outcome is not None else None,
-        )
+        settings = self.settings
+        item = log_write(self.game, self.id, seq, seat, action, aid, transition, auto=auto,
+                         snapshot_every=settings.snapshot_every, hash_every=settings.hash_every,
+                         hash_all=self.tables.replicated())  # fmt: skip
+        digest = item.state_hash
         try:
             await self.tables.writer.commit(item)
         except Conflict:
@@ -425,9 +397,13 @@ class TableRuntime:
         metrics.actions.labels(self.game.name).inc()
         if auto:
             metrics.timeouts.inc()
-        if conn is not None:
-            conn.send(protocol.ack(aid, seq))
-        seated = self._advance(transition, seat, aid, auto)
+        if conn is not None:  # the ack goes out with the actor's update, in one write
+            conn.hold(protocol.dumps(protocol.ack(aid, seq)))
+        try:
+            seated = self._advance(transition, seat, aid, auto)
+        finally:
+            if conn is not None:
+                conn.release()
         metrics.fanout_seconds.observe(time.perf_counter() - committed)
         metrics.seats_seconds.observe(seated - arrived)
         self.tables.publish(
@@ -516,7 +492,7 @@ class TableRuntime:
             if seq > self.seq + 1:
                 await self._catch_up()
                 return
-            # Replicating workers hash every action (``_proof_point``): one without is not trusted.
+            # Replicating workers hash every action (``record.log_write``): one without is not trusted.
             entry = LogEntry(seq, msg["seat"], msg["action"], msg.get("hash") or "")
             try:
                 [step] = replay_log(self.game, self.state, [entry], after=self.seq)

@@ -1,5 +1,5 @@
-"""Game records (the export), their verification (``python -m backend verify``), and the
-state a live table is rebuilt at from its stored log.
+"""Game records (the export), their verification (``python -m backend verify``), the state a
+live table is rebuilt at from its stored log, and what the log keeps of each action.
 
 A record holds everything needed to re-derive the game: options, seats, every
 action with the hash of the state after it, the commitment and, once the game
@@ -28,7 +28,7 @@ from backend.engine.replay import (
     replay_log,
     state_hash,
 )
-from backend.store.repository import LoggedAction, PlayLoad, TableRecord
+from backend.store.repository import ActionWrite, LoggedAction, LoggedEvent, PlayLoad, TableRecord
 
 FORMAT = "dragontable-record/1"
 log = logging.getLogger("dragontable.play")
@@ -86,6 +86,48 @@ def fork_start(game: Game[Any], seed: bytes, origin: Mapping[str, Any], origin_s
     if state_hash(game, state) != digest:
         raise ForkBroken("the fork's origin state is not in its canonical encoding")
     return game.fork_state(state, seed)
+
+
+def log_write(
+    game: Game[Any],
+    table_id: str,
+    seq: int,
+    seat: str,
+    action: dict[str, Any],
+    action_id: str,
+    transition: Transition[Any],
+    *,
+    auto: bool,
+    snapshot_every: int,
+    hash_every: int,
+    hash_all: bool,
+) -> ActionWrite:
+    """What the log keeps of the action committed as ``seq``: the action, its events, the
+    outcome it reached, and at proof points the hash of the state after it, with the state's
+    text every ``snapshot_every`` actions.
+
+    A full canonical hash costs more than applying the action, so a lone worker records it every
+    ``hash_every`` actions, at every snapshot and at the end: a restart replays from a checked
+    snapshot and checks every recorded hash on the way; the export fills the others by replay,
+    so ``verify`` still checks every roll. Workers replicating a table over the bus hash every
+    action (``hash_all``), to prove their replicas agree at every step."""
+    outcome = game.outcome(transition.state)
+    snapshot = seq % snapshot_every == 0
+    digest = text = None
+    if snapshot or outcome is not None or seq % hash_every == 0 or hash_all:
+        digest, text = hash_and_text(game, transition.state)
+    return ActionWrite(
+        table_id=table_id,
+        seq=seq,
+        seat=seat,
+        action=action,
+        action_id=action_id,
+        by_timeout=auto,
+        state_hash=digest,
+        events=[LoggedEvent(e.kind, dict(e.data), sorted(e.to) if e.to is not None else None) for e in transition.events],
+        snapshot=text if snapshot else None,
+        outcome=outcome.as_dict() if outcome is not None else None,
+    )
 
 
 def build_state(game: Game[Any], load: PlayLoad, all_actions: Callable[[], list[LoggedAction]]) -> tuple[Any, int]:
