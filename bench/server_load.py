@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ import websockets  # noqa: E402
 
 from backend.play import patch  # noqa: E402
 from bench.seqwait import SeqTracker  # noqa: E402
+from bench.server_metrics import commit_histogram, histogram_quantile, totals  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
 
 try:
@@ -299,11 +301,13 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
 
 
 async def timed(
-    coros: list[Any], warmup: float, seconds: float, pids: list[int], phase: Phase, stats: Stats
+    coros: list[Any], warmup: float, seconds: float, pids: list[int], phase: Phase, stats: Stats,
+    probe: Callable[[], Awaitable[Any]] | None = None, probed: list[Any] | None = None,
 ) -> tuple[float, float]:
     """Measure ``seconds`` of steady play: the clock starts ``warmup`` seconds after every
     table is playing, so the first setup of all tables at once is not counted (the
-    replacement of finished games during the window is)."""
+    replacement of finished games during the window is). ``probe``'s answers at the window's
+    start and end go to ``probed``."""
     tasks = [asyncio.create_task(c) for c in coros]
     deadline = time.perf_counter() + 120
     while phase.playing < len(tasks) and time.perf_counter() < deadline:
@@ -312,11 +316,15 @@ async def timed(
             await done[0]  # a driver failed: say why
         await asyncio.sleep(0.05)
     await asyncio.sleep(warmup)
+    if probe is not None and probed is not None:
+        probed.append(await probe())
     phase.measuring = stats.measuring = True
     cpu0, t0 = sum(map(cpu_seconds, pids)), time.perf_counter()
     await asyncio.sleep(seconds)
     phase.measuring = stats.measuring = False
     cpu1, t1 = sum(map(cpu_seconds, pids)), time.perf_counter()
+    if probe is not None and probed is not None:
+        probed.append(await probe())
     phase.stop = True
     await asyncio.gather(*tasks)
     return t1 - t0, cpu1 - cpu0
@@ -399,9 +407,22 @@ async def drive_servers(
                          args.spectators, phase, stats, random.Random(rnd.random()))
             for g in range(args.tables)
         ]  # fmt: skip
-    elapsed, cpu = await timed(drivers, args.warmup, args.seconds, [s.pid for s in servers], phase, stats)
+    probed: list[tuple[dict[float, float], tuple[float, float]]] = []
+
+    async def commits() -> tuple[dict[float, float], tuple[float, float]]:
+        base = servers[0].base_url
+        return await commit_histogram(base), await totals(base, "dragontable_commit_batch_size")
+
+    elapsed, cpu = await timed(drivers, args.warmup, args.seconds, [s.pid for s in servers], phase, stats,
+                               commits, probed)  # fmt: skip
     real = stats.summary(elapsed)
     real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
+    # The server's own account (its first worker's): an action's arrival to its durable commit,
+    # and the actions a group commit wrote at once.
+    (before, (batched0, batches0)), (after, (batched1, batches1)) = probed
+    real["commit_p50_ms"] = histogram_quantile(before, after, 0.5)
+    real["commit_p99_ms"] = histogram_quantile(before, after, 0.99)
+    real["actions_per_commit"] = round((batched1 - batched0) / max(1.0, batches1 - batches0), 1)
     connections = args.seats + args.spectators
     per = max(1, stats.actions) * connections
     real["update_bytes_per_action_per_connection"] = round(real.pop("update_bytes") / per, 1)
@@ -483,7 +504,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["baseline"] = str(args.baseline)
         result["means"] = {
             who: {key: round(statistics.mean(s[key] for name, s in servers.items() if name.startswith(who)), 2)
-                  for key in ("actions_per_s", "p50_ms", "p99_ms", "cpu_us_per_action", "cpu_ratio")}
+                  for key in ("actions_per_s", "p50_ms", "p99_ms", "cpu_us_per_action", "cpu_ratio",
+                              "commit_p50_ms", "commit_p99_ms", "actions_per_commit")}
             for who in ("baseline", "this tree")
         }  # fmt: skip
         result["cpu_this_over_baseline"] = round(

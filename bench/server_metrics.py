@@ -1,5 +1,6 @@
-"""What bench/capacity.py reads of the server's own account of itself, from ``GET /metrics``:
-the fan-out's totals and the players' path histogram (backend/play/metrics.py)."""
+"""What bench/capacity.py and bench/server_load.py read of the server's own account of itself,
+from ``GET /metrics``: the fan-out's totals, the players' path and the commit's histograms, the
+group commit's batches (backend/play/metrics.py)."""
 
 from __future__ import annotations
 
@@ -13,20 +14,35 @@ async def metrics_text(base: str) -> str:
         return (await http.get("/metrics")).text
 
 
+async def totals(base: str, name: str) -> tuple[float, float]:
+    """A histogram's sum and count, from /metrics."""
+    text = await metrics_text(base)
+    found = dict(re.findall(rf"^{name}_(sum|count) ([0-9.e+-]+)$", text, re.M))
+    return float(found.get("sum", 0)), float(found.get("count", 0))
+
+
 async def fanout_totals(base: str) -> tuple[float, float]:
     """The server's own account of its fan-out (commit to every connection's frame handed to
     its socket): seconds in all and actions, from /metrics."""
+    return await totals(base, "dragontable_commit_fanout_seconds")
+
+
+async def histogram(base: str, name: str) -> dict[float, float]:
+    """A histogram of /metrics: cumulative counts by bucket bound."""
     text = await metrics_text(base)
-    found = dict(re.findall(r"^dragontable_commit_fanout_seconds_(sum|count) ([0-9.e+-]+)$", text, re.M))
-    return float(found.get("sum", 0)), float(found.get("count", 0))
+    found = re.findall(rf'^{name}_bucket\{{le="([^"]+)"\}} ([0-9.e+-]+)$', text, re.M)
+    return {float(le): float(n) for le, n in found}
 
 
 async def seats_histogram(base: str) -> dict[float, float]:
     """The server's own account of the players' path (an action's arrival to the last seat's
     update handed to its socket), from /metrics: cumulative counts by bucket bound (seconds)."""
-    text = await metrics_text(base)
-    found = re.findall(r'^dragontable_action_seats_seconds_bucket\{le="([^"]+)"\} ([0-9.e+-]+)$', text, re.M)
-    return {float(le): float(n) for le, n in found}
+    return await histogram(base, "dragontable_action_seats_seconds")
+
+
+async def commit_histogram(base: str) -> dict[float, float]:
+    """An action's arrival to its durable commit (the group commit's wait), from /metrics."""
+    return await histogram(base, "dragontable_action_commit_seconds")
 
 
 def histogram_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:
