@@ -64,7 +64,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url)
         repo = Repository(make_sessionmaker(engine))
         metrics = Metrics()
-        writer = CommitWriter(repo, on_batch=metrics.batch_size.observe)
+        mode = settings.commit_writer
+        inline = mode == "loop" or (mode == "auto" and engine.dialect.name == "sqlite")
+        writer = CommitWriter(repo, on_batch=metrics.batch_size.observe, inline=inline)
         writer.start()
         tables = Tables(settings, repo, writer, make_bus(settings.redis_url), metrics)
         await tables.start()

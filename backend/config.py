@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     # uvicorn's WebSocket implementation: "auto", "websockets", "websockets-sansio", "wsproto".
     ws_impl: str = "auto"
 
+    # Who writes the group commits (store/writer.py): "loop", the event loop itself once a turn;
+    # "thread", a thread of their own; "auto": the loop on SQLite (a local file: no thread's GIL
+    # hand-offs in an action's wait), a thread on PostgreSQL (a round trip the loop must not wait).
+    commit_writer: Literal["auto", "loop", "thread"] = "auto"
     # Tables.
     prompt_timeout_seconds: float = 60.0
     snapshot_every: int = 50

@@ -1,9 +1,16 @@
-"""Group commit: one thread writes every table's actions, many per transaction.
+"""Group commit: every table's actions written many per transaction.
 
-Masters hand their action rows over and await the commit; the thread takes
-everything queued since its last commit and writes it in one transaction, so
+Masters hand their action rows over and await the commit; the writer takes
+everything handed over since its last commit and writes it in one transaction, so
 one disk flush acknowledges many actions when tables are busy, and a quiet
 table still gets its commit at once.
+
+The writer is a thread of its own, or (``inline``) the event loop itself, which writes what its
+tables handed over during one turn at the start of the next, as Redis writes its append-only
+file before it sleeps. On SQLite the loop does it (``Settings.commit_writer``): a thread took
+the GIL back from the loop several times a batch, each time waiting for the loop to let it go,
+and the commit's wait was most of an action's latency at 1,000 actions/s (bench/README.md,
+"commits on the loop"). On PostgreSQL a commit is a round trip the loop must not sit through.
 """
 
 from __future__ import annotations
@@ -35,30 +42,50 @@ class CommitWriter:
         repo: Repository,
         max_batch: int = 256,
         on_batch: Callable[[int], None] | None = None,
+        *,
+        inline: bool = False,
     ) -> None:
         self.repo = repo
         # Told the size of every batch written (the server's metrics).
         self.on_batch = on_batch
         self.max_batch = max_batch
+        self.inline = inline
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="commit-writer", daemon=True)
+        # Inline: the jobs of each event loop since its last turn wrote them.
+        self._turn: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
         self.batches = 0
         self.items = 0
 
     def start(self) -> None:
-        self._thread.start()
+        if not self.inline:
+            self._thread.start()
 
     def stop(self) -> None:
-        self._queue.put(_STOP)
-        self._thread.join(timeout=10)
+        if not self.inline:
+            self._queue.put(_STOP)
+            self._thread.join(timeout=10)
 
     async def commit(self, item: ActionWrite) -> None:
         """Returns once ``item`` is durable; raises repository.Conflict or Unsavable if refused
         (or the database's error when it cannot be reached)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Job(item, future, loop))
+        job = _Job(item, future, loop)
+        if self.inline:
+            jobs = self._turn.get(loop)
+            if jobs is None:
+                jobs = self._turn[loop] = []
+                loop.call_soon(self._write_turn, loop)
+            jobs.append(job)
+        else:
+            self._queue.put(job)
         await future
+
+    def _write_turn(self, loop: asyncio.AbstractEventLoop) -> None:
+        jobs = self._turn.pop(loop)
+        for start in range(0, len(jobs), self.max_batch):
+            self._write(jobs[start : start + self.max_batch])
 
     def _run(self) -> None:
         while True:
@@ -95,7 +122,10 @@ class CommitWriter:
         for job, result in zip(jobs, results, strict=True):
             by_loop.setdefault(job.loop, []).append((job.future, result))
         for loop, settled in by_loop.items():
-            loop.call_soon_threadsafe(_settle, settled)
+            if self.inline:
+                _settle(settled)
+            else:
+                loop.call_soon_threadsafe(_settle, settled)
 
 
 def _settle(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:

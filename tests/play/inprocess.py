@@ -29,11 +29,12 @@ async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
 
 
 @asynccontextmanager
-async def serving(tmp_path: Path) -> AsyncIterator[tuple[FastAPI, uvicorn.Server, int]]:
-    """The app, its uvicorn server (as ``serve`` configures the socket protocol) and its port."""
+async def serving(tmp_path: Path, **overrides: Any) -> AsyncIterator[tuple[FastAPI, uvicorn.Server, int]]:
+    """The app, its uvicorn server (as ``serve`` configures the socket protocol) and its port;
+    ``overrides``: settings other than their defaults."""
     url = f"sqlite:///{tmp_path / 'inprocess.db'}"
     upgrade(url)
-    settings = Settings(database_url=url)
+    settings = Settings(database_url=url, **overrides)
     app = create_app(settings)
     port = free_port()
     server = uvicorn.Server(

@@ -95,9 +95,10 @@ def test_an_unreachable_database_is_not_hammered(repo: Repository, monkeypatch: 
     assert calls == [5, 1]  # the batch, then one single try: the rest hear the same error
 
 
-def test_the_group_writer_settles_each_waiter_with_its_own_result(repo: Repository) -> None:
+@pytest.mark.parametrize("inline", [False, True], ids=["thread", "loop"])
+def test_the_group_writer_settles_each_waiter_with_its_own_result(repo: Repository, inline: bool) -> None:
     a, b, c = live_tables(repo, 3)
-    writer = CommitWriter(repo)
+    writer = CommitWriter(repo, inline=inline)
     writer.start()
 
     async def submit() -> list[BaseException | None]:
@@ -111,3 +112,5 @@ def test_the_group_writer_settles_each_waiter_with_its_own_result(repo: Reposito
         writer.stop()
     assert results[0] is None and results[2] is None and isinstance(results[1], Conflict)
     assert seqs(repo, [a, b, c]) == [1, 0, 1]
+    if inline:  # handed over in one turn of the loop: written together at the start of the next
+        assert (writer.batches, writer.items) == (1, 3)
