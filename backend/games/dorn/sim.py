@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import overload
+from typing import Final, overload
 
 from backend.engine.core import Action
 from backend.engine.rng import Rng
@@ -56,24 +56,24 @@ from .steps import Block
 
 # Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
 # per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
-NUDGE = {KEEPER: (1, 2), "heroes": (3, 4)}
+NUDGE: Final = {KEEPER: (1, 2), "heroes": (3, 4)}
 
 # Giving up (when the table allows surrender): never in a uniform pick (random play would take
 # it at once), but with chance 1/SURRENDER_CHANCE per pick where it is listed, and always for
 # the side behind once a game has lasted GIVE_UP_TURN Keeper turns (median ≈ 28; past 45 few
 # games still end in a victory: most are stalemates random play does not break, such as the
 # last heroes waiting on the trail, out of reach of a labyrinth full of monsters).
-GIVE_UP_TYPES = ("surrender", "propose_surrender")
+GIVE_UP_TYPES: Final = ("surrender", "propose_surrender")
 # Never drawn uniformly: giving up (above), and Real Day and Night's ``time_up``, which the
 # server sends when a side's clock runs out (drawn uniformly, it would skip most turns of that
 # variant).  A side runs out of time with chance 1/TIME_UP_CHANCE per pick where it is listed.
-NOT_DRAWN = (*GIVE_UP_TYPES, "time_up")
-TIME_UP_CHANCE = 150
-SURRENDER_CHANCE = 20_000
-GIVE_UP_TURN = 45
+NOT_DRAWN: Final = (*GIVE_UP_TYPES, "time_up")
+TIME_UP_CHANCE: Final = 150
+SURRENDER_CHANCE: Final = 20_000
+GIVE_UP_TURN: Final = 45
 
-W = BOARD.width
-CHAMBER = BOARD.chamber
+W: Final = BOARD.width
+CHAMBER: Final = BOARD.chamber
 
 
 def pick(state: State, seat: str, rng: Rng) -> Action | None:
@@ -250,7 +250,7 @@ def _keeper_moves(s: State, legal: Sequence[Action]) -> tuple[Sequence[Action], 
 
 
 # Per monster type: its reach ("melee", "pike", "shot").
-REACH: dict[str, str] = {t: str(m["reach"]) for t, m in MONSTERS.items()}
+REACH: Final[dict[str, str]] = {t: str(m["reach"]) for t, m in MONSTERS.items()}
 
 
 class _ByPosition(Sequence[Action]):
@@ -346,9 +346,9 @@ class _Context:
 
 
 # Per creature: the walk (by identity) and the context (likewise) its block was sorted for.
-_BLOCKS: dict[str, tuple[object, _Context, tuple[Cells, Cells, Cells]]] = {}
+_BLOCKS: Final[dict[str, tuple[object, _Context, tuple[Cells, Cells, Cells]]]] = {}
 # The last context (``_keeper_moves``), one object while the heroes' cells and the gate hold.
-_CONTEXT: list[_Context] = [_Context((), False)]
+_CONTEXT: Final[list[_Context]] = [_Context((), False)]
 
 
 def _sort_block(

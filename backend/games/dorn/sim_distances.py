@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Final
 
 from .board import BOARD, WALL
 
-W = BOARD.width
-CHAMBER = BOARD.chamber
+W: Final = BOARD.width
+CHAMBER: Final = BOARD.chamber
 
 
 def _chamber_depth() -> dict[int, int]:
@@ -34,7 +35,7 @@ def _chamber_depth() -> dict[int, int]:
     return depth
 
 
-CHAMBER_DEPTH = _chamber_depth()
+CHAMBER_DEPTH: Final = _chamber_depth()
 
 
 def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> dict[int, int]:
@@ -55,8 +56,8 @@ def _ways(passable: Callable[[int, bool], bool], gate: bool) -> tuple[tuple[int,
 
 
 # Each cell's passable neighbours for a creature and for a hero, by whether the gate is open.
-_CREATURE_WAYS = {gate: _ways(BOARD.creature_terrain, gate) for gate in (False, True)}
-_HERO_WAYS = {gate: _ways(BOARD.hero_terrain, gate) for gate in (False, True)}
+_CREATURE_WAYS: Final = {gate: _ways(BOARD.creature_terrain, gate) for gate in (False, True)}
+_HERO_WAYS: Final = {gate: _ways(BOARD.hero_terrain, gate) for gate in (False, True)}
 
 
 def creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> Distances:
@@ -115,7 +116,7 @@ class Distances:
         return found.get(cell)
 
 
-_CDIST: dict[tuple[tuple[int, ...], str, bool], Distances] = {}
+_CDIST: Final[dict[tuple[tuple[int, ...], str, bool], Distances]] = {}
 
 
 def engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int]]:
@@ -150,10 +151,10 @@ def engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int
     return found
 
 
-_ENGAGE: dict[tuple[int, ...], tuple[set[int], set[int], set[int]]] = {}
+_ENGAGE: Final[dict[tuple[int, ...], tuple[set[int], set[int], set[int]]]] = {}
 
 
-_DIST: dict[tuple[frozenset[int], bool], dict[int, int]] = {}
+_DIST: Final[dict[tuple[frozenset[int], bool], dict[int, int]]] = {}
 
 
 def hero_distances(goal: frozenset[int], gate: bool) -> dict[int, int]:

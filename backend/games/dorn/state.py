@@ -13,7 +13,7 @@ list or dict with a state: it is built fresh or copied with ``copy_json``.
 from __future__ import annotations
 
 import marshal
-from typing import Any, TypedDict, cast
+from typing import Any, Final, TypedDict, cast
 
 from backend.engine.core import Event, Transition
 from backend.engine.rng import Rng
@@ -21,8 +21,8 @@ from backend.engine.rng import Rng
 from .board import BOARD
 from .catalog import HEROES, MONSTERS
 
-ZORKAL = "zorkal"
-KEEPER = "keeper"  # the Dornkeeper's seat id; hero seats are "heroes_1"...
+ZORKAL: Final = "zorkal"
+KEEPER: Final = "keeper"  # the Dornkeeper's seat id; hero seats are "heroes_1"...
 
 
 class ZorkalState(TypedDict):
@@ -167,7 +167,7 @@ class State(TypedDict):
 # The state's lists, by what they hold: plain values (ids, cells), or dicts each copied once.
 # Named rather than found by type at every clone (tests/games/dorn/test_copies.py checks them
 # against ``State``).
-_PLAIN_LISTS = (
+_PLAIN_LISTS: Final = (
     "rng",
     "tokens",
     "treasure_deck",
@@ -181,7 +181,7 @@ _PLAIN_LISTS = (
     "seen_strong",
     "done",
 )
-_DICT_LISTS = ("attacks", "queue", "undo")
+_DICT_LISTS: Final = ("attacks", "queue", "undo")
 
 
 def clone(state: State) -> State:
@@ -275,7 +275,7 @@ def cell_name(i: int) -> str:
 
 
 # [(state, its read-only Work)]: one pair, replaced in one assignment (safe under threads).
-_LAST_READ: list[tuple[State | None, Work | None]] = [(None, None)]
+_LAST_READ: Final[list[tuple[State | None, Work | None]]] = [(None, None)]
 
 
 def reader(state: State) -> Work:

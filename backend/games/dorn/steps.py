@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from backend.engine.core import Action
 
@@ -54,7 +54,7 @@ def wants(only: str | None, kind: str) -> bool:
     return only is None or only == kind
 
 
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     **treasure.PROMPTS,
     **rituals.PROMPTS,
     **blessings.PROMPTS,
@@ -114,7 +114,7 @@ def _insert_bat_forms(out: list[Action], blocks: list[Block], moves: bool) -> No
         out.insert(at, {"type": "bat_form", "figure": mid})
 
 
-BATS = turns.BAT_TYPES
+BATS: Final = turns.BAT_TYPES
 
 Block = tuple[str, bool, "_Walk | None"]  # a creature, whether bat form is listed, its walk
 
@@ -240,7 +240,7 @@ def _hero_attacks(w: Work, seat: str, only: str | None, focus: str | None) -> li
     return out
 
 
-STEPS: dict[str, Step] = {
+STEPS: Final[dict[str, Step]] = {
     turns.BLOOD_STEP: _blood_step,
     turns.SUMMONING: _summoning,
     turns.MONSTER_MOVES: _creature_moves,
@@ -317,7 +317,7 @@ def creature_costs(w: Work, cid: str, cell: int, budget: int) -> dict[int, int]:
 
 
 # Per cell: its (x, y), as the moves name it.
-XY = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+XY: Final = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
 
 
 class _Walk(NamedTuple):

@@ -3,7 +3,7 @@ content 2.2, 3.3, 5.2 K4, 5.5, 5.7, 5.9)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..board import BOARD
 from ..catalog import (
@@ -261,8 +261,8 @@ def hero_attack_reaches(w: Work, hid: str, attack: dict[str, Any], cid: str) -> 
 
 # The farthest a hero's attack of each kind reaches, in Manhattan distance (``hero_attack_reaches``):
 # fixed for adjacent and pike; a shot's and a spell's range (a magic path is never shorter).
-_HERO_REACH = {"adjacent": 1, "pike": 2}
-_RANGED = ("shot", "magic")
+_HERO_REACH: Final = {"adjacent": 1, "pike": 2}
+_RANGED: Final = ("shot", "magic")
 
 
 def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
@@ -345,8 +345,8 @@ def creature_may_target(w: Work, cid: str, hid: str) -> bool:
 
 # The farthest any creature attacks, in Manhattan distance between the nearer cells (content
 # 3.3): adjacent 1, a skeleton's pike 2, a gorgon's shot its range.
-_REACH = max([2] + [int(m["range"]) for m in MONSTERS.values() if m.get("range") is not None])
-_XY = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+_REACH: Final = max([2] + [int(m["range"]) for m in MONSTERS.values() if m.get("range") is not None])
+_XY: Final = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
 
 
 def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -> list[tuple[str, str]]:
@@ -391,7 +391,7 @@ def _within(cell: int, radius: int) -> frozenset[int]:
 
 
 # By (cell, radius): at most a few radii (the reaches of the attacks) per board cell.
-_ZONES: dict[tuple[int, int], frozenset[int]] = {}
+_ZONES: Final[dict[tuple[int, int], frozenset[int]]] = {}
 
 
 def zorkal_attacks(level: int) -> int:

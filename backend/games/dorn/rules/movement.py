@@ -13,16 +13,17 @@ never pass through figures, ruling 16, so every cell they may enter is a cell th
 from __future__ import annotations
 
 from collections import deque
+from typing import Final
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN
 from ..state import ZORKAL, HeroState, State, Work
 from . import tactics, triggers
 from .effects import BLESSING_CLASS
 
-ARGOS = frozenset(BOARD.zones["argos"])
+ARGOS: Final = frozenset(BOARD.zones["argos"])
 
 
-ICY_PRISON = "R03"  # the lasting effect rules/rituals.py records for the named heroes
+ICY_PRISON: Final = "R03"  # the lasting effect rules/rituals.py records for the named heroes
 
 
 def imprisoned(s: State, hid: str) -> bool:
@@ -341,17 +342,17 @@ def creature_can_move(w: Work, cid: str, cell: int) -> bool:
 
 
 # Per cell: may a creature stand there (gate closed / gate open), content 1.6.
-CREATURE_CLOSED = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
-CREATURE_OPEN = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+CREATURE_CLOSED: Final = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
+CREATURE_OPEN: Final = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))
 # Likewise for heroes (content 1.6: anything but wall, gate and throne once open).
-HERO_CLOSED = tuple(BOARD.hero_terrain(i, False) for i in range(BOARD.width * BOARD.height))
-HERO_OPEN = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+HERO_CLOSED: Final = tuple(BOARD.hero_terrain(i, False) for i in range(BOARD.width * BOARD.height))
+HERO_OPEN: Final = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width * BOARD.height))
 
 # Per cell: its neighbours a creature may stand on (gate closed / gate open), in
 # ``BOARD.neighbours`` order, and its bit in a walk's ``looked``.
-CREATURE_WAYS_CLOSED = tuple(tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours)
-CREATURE_WAYS_OPEN = tuple(tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours)
-BIT = tuple(1 << i for i in range(BOARD.width * BOARD.height))
+CREATURE_WAYS_CLOSED: Final = tuple(tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours)
+CREATURE_WAYS_OPEN: Final = tuple(tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours)
+BIT: Final = tuple(1 << i for i in range(BOARD.width * BOARD.height))
 
 
 def _near_bits(ways: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
@@ -359,16 +360,16 @@ def _near_bits(ways: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(sum({1 << c for n in ns for c in BOARD.footprint[n]}) for ns in ways)
 
 
-CREATURE_NEAR_CLOSED = _near_bits(CREATURE_WAYS_CLOSED)
-CREATURE_NEAR_OPEN = _near_bits(CREATURE_WAYS_OPEN)
+CREATURE_NEAR_CLOSED: Final = _near_bits(CREATURE_WAYS_CLOSED)
+CREATURE_NEAR_OPEN: Final = _near_bits(CREATURE_WAYS_OPEN)
 # Per cell: whether a teleport pad is among ``ways`` there (``_plain_walk``).
-NEXT_TO_PAD_CLOSED = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_CLOSED)
-NEXT_TO_PAD_OPEN = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_OPEN)
+NEXT_TO_PAD_CLOSED: Final = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_CLOSED)
+NEXT_TO_PAD_OPEN: Final = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_OPEN)
 
 # Tactics and Flight walks (``creature_walk``): the heroes' cells sit above the board's bits in a
 # walk's snapshot, and one more bit says the walk was made under that variant.
-CELLS = BOARD.width * BOARD.height
-HERO_SHIFT = CELLS
-TACTICS_BIT = 1 << (2 * CELLS)
+CELLS: Final = BOARD.width * BOARD.height
+HERO_SHIFT: Final = CELLS
+TACTICS_BIT: Final = 1 << (2 * CELLS)
 # Per cell: the bits of its orthogonal neighbours (where an enemy would engage a figure there).
-AROUND_BITS = tuple(sum(1 << n for n in BOARD.neighbours[i]) for i in range(CELLS))
+AROUND_BITS: Final = tuple(sum(1 << n for n in BOARD.neighbours[i]) for i in range(CELLS))
