@@ -18,6 +18,11 @@ from backend.engine.squaregrid import DIRECTIONS
 DATA: Final = files("backend.games.dorn") / "data"
 
 # Terrain characters of layer T (content 1.1).
+# A cell index where a hot loop reads it from a table and only tests it against dicts and sets:
+# compiled by mypyc, a value typed ``int`` is unboxed when read and boxed again (a new object
+# above 256) at each dict or set operation; typed ``Cell`` it stays the table's object.
+Cell = Any
+
 WALL: Final = "#"
 TRAIL: Final = "~"
 HERBALIST: Final = "H"

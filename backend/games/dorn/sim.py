@@ -40,13 +40,13 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from backend.engine.core import Action
 from backend.engine.rng import Rng
 
 from . import actions
-from .board import BOARD
+from .board import BOARD, Cell
 from .catalog import MONSTERS
 from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
@@ -367,19 +367,25 @@ def _sort_block(
     # count as closer (below); a creature in the chamber only goes deeper.
     here = None if inside else dist.reach(at)
     found = dist.found
-    engage: list[tuple[int, int]] = []
-    deeper: list[tuple[int, int]] = []
-    closer: list[tuple[int, int]] = []
+    # Cells and moves as the objects the walk's tuples hold (``board.Cell``): compiled, a cell
+    # typed ``int`` is boxed anew for each set test, and an (x, y) typed ``tuple[int, int]`` is
+    # unpacked when read and packed again into a new tuple when appended.
+    at_cells: tuple[Cell, ...] = cells
+    moves: tuple[Any, ...] = dests
+    engage: list[Any] = []
+    deeper: list[Any] = []
+    closer: list[Any] = []
     best: int | None = None
-    for cell, to in zip(cells, dests, strict=True):
+    for k in range(len(at_cells)):
+        cell = at_cells[k]
         if cell in wanted:
-            engage.append(to)
+            engage.append(moves[k])
         elif cell in CHAMBER:
-            d = CHAMBER_DEPTH[cell]
+            d: int = CHAMBER_DEPTH[cell]
             if d > depth:
-                deeper, depth = [to], d
+                deeper, depth = [moves[k]], d
             elif d == depth and deeper:
-                deeper.append(to)
+                deeper.append(moves[k])
         elif inside:
             continue
         elif here is not None:
@@ -387,7 +393,7 @@ def _sort_block(
             if near is not None and near < here and (best is None or near <= best):
                 if best is None or near < best:
                     closer, best = [], near
-                closer.append(to)
+                closer.append(moves[k])
     return tuple(engage), tuple(deeper), tuple(closer)
 
 

@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from .board import BOARD, WALL
+from .board import BOARD, WALL, Cell
 
 W: Final = BOARD.width
 CHAMBER: Final = BOARD.chamber
@@ -96,13 +96,16 @@ class Distances:
         found = self.found
         if cell in found:
             return found[cell]
-        frontier, ways, d = self.frontier, self.ways, self.depth
-        partner = BOARD.partner
+        frontier, d = self.frontier, self.depth
+        # Cells as the tables' objects (``board.Cell``): tested against dicts, not unboxed.
+        ways: tuple[tuple[Cell, ...], ...] = self.ways
+        partner: dict[Cell, Cell] = BOARD.partner
         while frontier and cell not in found:
             d += 1
-            nxt: list[int] = []
+            nxt: list[Cell] = []
             for c in frontier:
-                for n in ways[c]:
+                at: int = c
+                for n in ways[at]:
                     if n not in found:
                         found[n] = d
                         nxt.append(n)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Final
 
-from ..board import BOARD, PASS_THROUGH_TERRAIN
+from ..board import BOARD, PASS_THROUGH_TERRAIN, Cell
 from ..state import ZORKAL, HeroState, State, Work
 from . import tactics, triggers
 from .effects import BLESSING_CLASS
@@ -94,23 +94,28 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     # Tactics and Flight: a path stops where the hero is engaged, never passes it (content 6.4).
     engaged = tactics.hero_engaged_cells(w) if tactics.playing(w.s) else frozenset()
     starts = BOARD.cells_of(hero["cell"])
-    dist = {c: 0 for c in starts}
+    dist: dict[Cell, int] = {c: 0 for c in starts}
     result: dict[int, int] = {}
-    queue = deque(starts)
+    # Cells as the tables' objects (``board.Cell``): tested against dicts and sets, not unboxed.
+    queue: deque[Cell] = deque(starts)
     # Vargen L2 push through (content 2.3 ``var.push``; ruling P5): through any figure, never
     # stopping there; an occupied pad cell is crossed as a plain cell (no link).
     push = hid == "vargen" and triggers.has(w, hid, "var.push")
     plain: set[int] = set()
-    footprint, neighbours, partners = BOARD.footprint, BOARD.neighbours, BOARD.partner
+    footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
+    neighbours: tuple[tuple[Cell, ...], ...] = BOARD.neighbours
+    partners: dict[Cell, Cell] = BOARD.partner
+    terrain = BOARD.terrain
     enterable = HERO_OPEN if gate_open else HERO_CLOSED
     monsters = w.s["monsters"]
     while queue:
         cell = queue.popleft()
+        at: int = cell
         d = dist[cell]
         if d > 0:
             # ``hero_may_stop``, inlined (this loop runs for every cell of every hero's walk);
             # the BFS only enters hero terrain.
-            for c in footprint[cell]:
+            for c in footprint[at]:
                 if c in obstacles:
                     break
                 fid = occ.get(c)
@@ -123,15 +128,16 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
                 continue
         if d >= limit:
             continue
-        for n in neighbours[cell]:
-            if n in dist or n in obstacles or not enterable[n]:
+        for n in neighbours[at]:
+            i: int = n
+            if n in dist or n in obstacles or not enterable[i]:
                 continue
             fid = occ.get(n)
             # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
             if (
                 fid is not None
                 and fid != hid
-                and (fid == ZORKAL or fid in monsters or BOARD.terrain[n] not in PASS_THROUGH_TERRAIN)
+                and (fid == ZORKAL or fid in monsters or terrain[i] not in PASS_THROUGH_TERRAIN)
                 and (not push or n in tokens)
             ):
                 continue
@@ -271,23 +277,27 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
     own = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
+    # Cells as the objects the tables hold (``Cell``): compiled, an ``int`` read from a tuple is
+    # unboxed, and boxed anew (a new object above 256) for every dict and set test it meets.
+    ways: tuple[tuple[Cell, ...], ...]
     if gate:
         ways, near, by_pad = CREATURE_WAYS_OPEN, CREATURE_NEAR_OPEN, NEXT_TO_PAD_OPEN
     else:
         ways, near, by_pad = CREATURE_WAYS_CLOSED, CREATURE_NEAR_CLOSED, NEXT_TO_PAD_CLOSED
-    partner = BOARD.partner
-    out = dict.fromkeys(own, 0)
-    hidden = list(own)  # in ``out`` only as seen
+    partner: dict[Cell, Cell] = BOARD.partner
+    out: dict[Cell, int] = dict.fromkeys(own, 0)
+    hidden: list[Cell] = list(own)  # in ``out`` only as seen
     looked = 0
-    frontier: tuple[int, ...] | list[int] = own
+    frontier: tuple[Cell, ...] | list[Cell] = own
     d = 0
     while frontier and d < budget:
         d += 1
-        nxt: list[int] = []
+        nxt: list[Cell] = []
         for c in frontier:
-            looked |= near[c]
-            if by_pad[c]:
-                for n in ways[c]:
+            i: int = c
+            looked |= near[i]
+            if by_pad[i]:
+                for n in ways[i]:
                     if n in out or n in obstacles or n in occ:
                         continue
                     if n in partner:
@@ -300,7 +310,7 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
                     out[n] = d
                     nxt.append(n)
             else:
-                for n in ways[c]:
+                for n in ways[i]:
                     if n in out or n in obstacles or n in occ:
                         continue
                     out[n] = d
@@ -350,8 +360,12 @@ HERO_OPEN: Final = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width 
 
 # Per cell: its neighbours a creature may stand on (gate closed / gate open), in
 # ``BOARD.neighbours`` order, and its bit in a walk's ``looked``.
-CREATURE_WAYS_CLOSED: Final = tuple(tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours)
-CREATURE_WAYS_OPEN: Final = tuple(tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours)
+CREATURE_WAYS_CLOSED: Final[tuple[tuple[Cell, ...], ...]] = tuple(
+    tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours
+)
+CREATURE_WAYS_OPEN: Final[tuple[tuple[Cell, ...], ...]] = tuple(
+    tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours
+)
 BIT: Final = tuple(1 << i for i in range(BOARD.width * BOARD.height))
 
 
