@@ -182,34 +182,45 @@ _PLAIN_LISTS: Final = (
     "done",
 )
 _DICT_LISTS: Final = ("attacks", "queue", "undo")
+# The state's dicts of plain values, copied one level.
+_PLAIN_DICTS: Final = ("bag", "blessings", "summon", "cmds", "effects")
 
 
 def clone(state: State) -> State:
     # Walked generically (by key, over every list): typed as a plain dict here.  ``copy()``
-    # rather than ``dict()``, and empty containers skipped: this runs in every apply.
+    # rather than ``dict()``, and empty containers skipped: this runs in every apply.  Each part
+    # is read into a local typed as what it is (a dict, a list): compiled, a ``copy()`` or a
+    # slice of a value typed ``Any`` is a method looked up by name and a slice object made.
     src = cast(dict[str, Any], state)
     s: dict[str, Any] = src.copy()
-    s["monsters"] = src["monsters"].copy()
-    s["artifacts"] = src["artifacts"].copy()
-    heroes = s["heroes"] = {}
-    for hid, hero in src["heroes"].items():
+    monsters: dict[str, Any] = src["monsters"]
+    s["monsters"] = monsters.copy()
+    artifacts: dict[str, Any] = src["artifacts"]
+    s["artifacts"] = artifacts.copy()
+    heroes: dict[str, Any] = {}
+    src_heroes: dict[str, dict[str, Any]] = src["heroes"]
+    for hid, hero in src_heroes.items():
         h = heroes[hid] = hero.copy()
-        h["cards"] = h["cards"][:]
-        h["mv"] = h["mv"][:]
-        h["used"] = h["used"][:]
-    obstacles = src["obstacles"]
+        cards: list[str] = h["cards"]
+        h["cards"] = cards[:]
+        mv: list[Any] = h["mv"]
+        h["mv"] = mv[:]
+        used: list[str] = h["used"]
+        h["used"] = used[:]
+    s["heroes"] = heroes
+    obstacles: dict[str, dict[str, Any]] = src["obstacles"]
     s["obstacles"] = {k: v.copy() for k, v in obstacles.items()} if obstacles else {}
-    s["zorkal"] = src["zorkal"].copy()
+    zorkal: dict[str, Any] = src["zorkal"]
+    s["zorkal"] = zorkal.copy()
     for key in _PLAIN_LISTS:
-        s[key] = src[key][:]
+        values: list[Any] = src[key]
+        s[key] = values[:]
     for key in _DICT_LISTS:
-        records = src[key]
+        records: list[dict[str, Any]] = src[key]
         s[key] = [v.copy() for v in records] if records else []
-    s["bag"] = src["bag"].copy()
-    s["blessings"] = src["blessings"].copy()
-    s["summon"] = src["summon"].copy()
-    s["cmds"] = src["cmds"].copy()
-    s["effects"] = src["effects"].copy()
+    for key in _PLAIN_DICTS:
+        d: dict[str, Any] = src[key]
+        s[key] = d.copy()
     # Prompt records are replaced, never edited (rules/prompts.py): shared with the input.
     if state["surrender"] is not None:
         s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
