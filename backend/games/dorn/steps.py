@@ -8,8 +8,7 @@ list is rebuilt after every move), so each generator builds only the part asked 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from operator import itemgetter
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from backend.engine.core import Action
 
@@ -285,10 +284,9 @@ def _new_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget: int
     """``_creature_walk`` once the kept walk is known not to hold (``_blocks`` tests it inline)."""
     looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
     order = tuple(sorted(dests))
-    # The (x, y) of each cell in one C call (``itemgetter`` of one index gives the item itself).
-    xys: tuple[tuple[int, int], ...] = (
-        itemgetter(*order)(XY) if len(order) > 1 else (XY[order[0]],) if order else ()
-    )
+    # The (x, y) of each cell as the table's own tuple (``XY_AS_IS``): read as ``tuple[int, int]``
+    # compiled, each would be unpacked and packed again into a new tuple.
+    xys: tuple[tuple[int, int], ...] = tuple([XY_AS_IS[c] for c in order])
     walk = walks[cid] = _Walk(cell, budget, bool(w.s["gate"]), looked, snapshot, xys, dests, order)
     return walk
 
@@ -318,6 +316,7 @@ def creature_costs(w: Work, cid: str, cell: int, budget: int) -> dict[int, int]:
 
 # Per cell: its (x, y), as the moves name it.
 XY: Final = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+XY_AS_IS: Final[tuple[Any, ...]] = XY
 
 
 class _Walk(NamedTuple):

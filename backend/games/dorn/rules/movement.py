@@ -12,7 +12,6 @@ never pass through figures, ruling 16, so every cell they may enter is a cell th
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Final
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN, Cell
@@ -97,7 +96,10 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     dist: dict[Cell, int] = {c: 0 for c in starts}
     result: dict[int, int] = {}
     # Cells as the tables' objects (``board.Cell``): tested against dicts and sets, not unboxed.
-    queue: deque[Cell] = deque(starts)
+    # The queue is a list read from ``head`` on: compiled, a deque's ``append`` and ``popleft``
+    # are method calls looked up by name.
+    queue: list[Cell] = list(starts)
+    head = 0
     # Vargen L2 push through (content 2.3 ``var.push``; ruling P5): through any figure, never
     # stopping there; an occupied pad cell is crossed as a plain cell (no link).
     push = hid == "vargen" and triggers.has(w, hid, "var.push")
@@ -108,8 +110,9 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     terrain = BOARD.terrain
     enterable = HERO_OPEN if gate_open else HERO_CLOSED
     monsters = w.s["monsters"]
-    while queue:
-        cell = queue.popleft()
+    while head < len(queue):
+        cell = queue[head]
+        head += 1
         at: int = cell
         d = dist[cell]
         if d > 0:
@@ -274,7 +277,7 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
     end), the looked-at bits are ORed once per cell gone on from (``CREATURE_NEAR``: its
     neighbours and their pad partners, a few more than the walk reads, so a kept walk is redone
     a little more often, never wrongly kept), and the pad test is made only next to a pad."""
-    own = BOARD.footprint[cell]
+    own: tuple[Cell, ...] = BOARD.footprint[cell]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
     # Cells as the objects the tables hold (``Cell``): compiled, an ``int`` read from a tuple is
@@ -285,10 +288,10 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
     else:
         ways, near, by_pad = CREATURE_WAYS_CLOSED, CREATURE_NEAR_CLOSED, NEXT_TO_PAD_CLOSED
     partner: dict[Cell, Cell] = BOARD.partner
-    out: dict[Cell, int] = dict.fromkeys(own, 0)
+    out: dict[Cell, int] = {c: 0 for c in own}
     hidden: list[Cell] = list(own)  # in ``out`` only as seen
     looked = 0
-    frontier: tuple[Cell, ...] | list[Cell] = own
+    frontier: list[Cell] = list(own)
     d = 0
     while frontier and d < budget:
         d += 1
