@@ -8,7 +8,7 @@ list is rebuilt after every move), so each generator builds only the part asked 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -134,7 +134,7 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
     s = w.s
     all_monsters = s["monsters"]
     blocked, gate = w.blocked_bits(), bool(s["gate"])
-    walks = w.walks if w.walks is not None else {}
+    walks: dict[str, _Walk] = w.walks if w.walks is not None else {}
     out: list[Block] = []
     for mid in monsters:
         m = all_monsters[mid]
@@ -143,13 +143,13 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
         if mv > 0:
             # ``_creature_walk``'s reuse test, inlined: this loop is the hot spot.
             walk = walks.get(mid)
-            if walk is None:
+            if walk is None or (
+                walk.cell != m["cell"]
+                or walk.budget != mv
+                or walk.gate != gate
+                or blocked & walk.looked != walk.snapshot
+            ):
                 walk = _new_walk(w, walks, mid, m["cell"], mv)
-            else:
-                # One unpack, not six reads.
-                cell, budget, walk_gate, looked, snapshot, _dests, _costs, _cells = walk
-                if cell != m["cell"] or budget != mv or walk_gate != gate or blocked & looked != snapshot:
-                    walk = _new_walk(w, walks, mid, m["cell"], mv)
         # ``turns.can_bat``, the vampire's test first: most creatures are not.
         out.append((mid, m["type"] in BATS and turns.can_bat(m), walk))
     z = s["zorkal"]
@@ -319,17 +319,32 @@ XY: Final = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width
 XY_AS_IS: Final[tuple[Any, ...]] = XY
 
 
-class _Walk(NamedTuple):
-    """A creature's last walk and what it depended on."""
+class _Walk:
+    """A creature's last walk and what it depended on.  A class, not a NamedTuple: compiled, its
+    fields are read directly and it is made by one native call (a NamedTuple is made by its
+    interpreted ``__new__``)."""
 
-    cell: int
-    budget: int
-    gate: bool
-    looked: int  # the cells the walk looked at, one bit each
-    snapshot: int  # their blocked bits then
-    dests: tuple[tuple[int, int], ...]  # (x, y)
-    costs: dict[int, int]  # cell -> steps (``movement.creature_walk``'s, shared: read only)
-    cells: tuple[int, ...]  # the destinations as cells, in ``dests`` order (for the steering)
+    __slots__ = ("cell", "budget", "gate", "looked", "snapshot", "dests", "costs", "cells")
+
+    def __init__(
+        self,
+        cell: int,
+        budget: int,
+        gate: bool,
+        looked: int,
+        snapshot: int,
+        dests: tuple[tuple[int, int], ...],
+        costs: dict[int, int],
+        cells: tuple[int, ...],
+    ) -> None:
+        self.cell = cell
+        self.budget = budget
+        self.gate = gate
+        self.looked = looked  # the cells the walk looked at, one bit each
+        self.snapshot = snapshot  # their blocked bits then
+        self.dests = dests  # (x, y)
+        self.costs = costs  # cell -> steps (``movement.creature_walk``'s, shared: read only)
+        self.cells = cells  # the destinations as cells, in ``dests`` order (for the steering)
 
 
 def zorkal_level_cost(s: State) -> int | None:
