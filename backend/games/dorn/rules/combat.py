@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..board import BOARD
+from ..board import BOARD, Cell
 from ..catalog import (
     BLOOD_CAP,
     HEROES,
@@ -361,13 +361,20 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
     # Each hero's reach zone: a pair farther apart than any creature reaches is not asked.
     zones = [_within(placed(s["heroes"][hid]["cell"]), _REACH) for hid in heroes]
-    footprint = BOARD.footprint
+    # Cells as the table's objects (``board.Cell``), and plain loops by index: compiled, ``zip``
+    # and ``isdisjoint`` are calls looked up by name, for each creature and hero.
+    footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
     out = []
     for cid in creatures:
         cells = footprint[w.creature_cell(cid)]
-        for hid, zone in zip(heroes, zones, strict=True):
-            if zone.isdisjoint(cells):
-                continue
+        for k in range(len(heroes)):
+            zone = zones[k]
+            for c in cells:
+                if c in zone:
+                    break
+            else:
+                continue  # no cell of the creature in the hero's zone
+            hid = heroes[k]
             if creature_may_target(w, cid, hid):
                 out.append((cid, hid))
                 if first:
