@@ -50,7 +50,7 @@ from .board import BOARD, Cell
 from .catalog import MONSTERS
 from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
-from .sim_distances import CHAMBER_DEPTH, creature_distances, engagement, hero_distances
+from .sim_distances import CHAMBER_DEPTH, UNKNOWN, creature_distances, engagement, hero_distances
 from .state import KEEPER, ZORKAL, State, reader
 from .steps import Block
 
@@ -389,8 +389,9 @@ def _sort_block(
         elif inside:
             continue
         elif here is not None:
-            near = found.get(cell)
-            if near is not None and near < here and (best is None or near <= best):
+            j: int = cell
+            near = found[j]
+            if near != UNKNOWN and near < here and (best is None or near <= best):
                 if best is None or near < best:
                     closer, best = [], near
                 closer.append(moves[k])
@@ -472,13 +473,13 @@ def _hero_moves(s: State, legal: Sequence[Action]) -> list[Action]:
     return out
 
 
-def _closest(moves: list[Action], dist: dict[int, int]) -> list[Action]:
+def _closest(moves: list[Action], dist: list[int]) -> list[Action]:
     best: list[Action] = []
     best_d = None
     for a in moves:
         x, y = a["to"]
-        d = dist.get(y * W + x)
-        if d is None:
+        d = dist[y * W + x]
+        if d == UNKNOWN:
             continue
         if best_d is None or d < best_d:
             best, best_d = [a], d

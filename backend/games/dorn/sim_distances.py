@@ -15,6 +15,7 @@ from .board import BOARD, WALL, Cell
 
 W: Final = BOARD.width
 CHAMBER: Final = BOARD.chamber
+UNKNOWN: Final = -1  # the distance of a cell no walk of ``Distances`` has reached
 
 
 def _chamber_depth() -> dict[int, int]:
@@ -38,10 +39,10 @@ def _chamber_depth() -> dict[int, int]:
 CHAMBER_DEPTH: Final = _chamber_depth()
 
 
-def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> list[int]:
     """Walking distance from the nearest start along ``ways`` (``_ways``: each cell's passable
-    neighbours) to every cell it reaches; a teleport pad reached is its partner reached too
-    (content 1.7.4)."""
+    neighbours) to every cell it reaches, ``UNKNOWN`` where none; a teleport pad reached is its
+    partner reached too (content 1.7.4)."""
     walk = Distances(starts, ways)
     walk.reach(-1)  # no such cell: walks the whole board
     return walk.found
@@ -79,44 +80,53 @@ def creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> Di
 class Distances:
     """A breadth-first walk from the nearest start (``_walk_out``), walked only as far as asked,
     a whole level at a time: the steering asks a creature's distance, then which of its
-    destinations are nearer, so most of the board is never walked while the heroes stand still."""
+    destinations are nearer, so most of the board is never walked while the heroes stand still.
+
+    ``found`` holds each cell's distance, ``UNKNOWN`` while not known: a list read by index,
+    where a dict of the cells found hashed each cell the walk and the steering look at."""
 
     __slots__ = ("found", "frontier", "depth", "ways")
 
     def __init__(self, starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> None:
-        self.found = dict.fromkeys(starts, 0)
-        self.frontier = list(self.found)  # the cells at ``depth``, whose neighbours are next
+        self.found = [UNKNOWN] * (BOARD.width * BOARD.height)
+        self.frontier: list[int] = []  # the cells at ``depth``, whose neighbours are next
+        for c in starts:
+            if self.found[c] == UNKNOWN:
+                self.found[c] = 0
+                self.frontier.append(c)
         self.depth = 0
         self.ways = ways
 
     def reach(self, cell: int) -> int | None:
-        """The distance of ``cell`` (None if it has none), walking on until it is known; then
-        every cell nearer than it is known too (a level is walked whole: which cell of a level
-        is found first changes no distance)."""
+        """The distance of ``cell`` (None if it has none; -1 asks for the whole board), walking
+        on until it is known; then every cell nearer than it is known too (a level is walked
+        whole: which cell of a level is found first changes no distance)."""
         found = self.found
-        if cell in found:
+        if cell >= 0 and found[cell] != UNKNOWN:
             return found[cell]
         frontier, d = self.frontier, self.depth
-        # Cells as the tables' objects (``board.Cell``): tested against dicts, not unboxed.
+        # Cells as the tables' objects (``board.Cell``): the pads' dict is not handed an unboxed
+        # int to box again.
         ways: tuple[tuple[Cell, ...], ...] = self.ways
         partner: dict[Cell, Cell] = BOARD.partner
-        while frontier and cell not in found:
+        while frontier and (cell < 0 or found[cell] == UNKNOWN):
             d += 1
             nxt: list[Cell] = []
-            for c in frontier:
-                at: int = c
+            for at in frontier:
                 for n in ways[at]:
-                    if n not in found:
-                        found[n] = d
+                    k: int = n
+                    if found[k] == UNKNOWN:
+                        found[k] = d
                         nxt.append(n)
                         if n in partner:
                             p = partner[n]
-                            if p not in found:
-                                found[p] = d
+                            j: int = p
+                            if found[j] == UNKNOWN:
+                                found[j] = d
                                 nxt.append(p)
             frontier = nxt
         self.frontier, self.depth = frontier, d
-        return found.get(cell)
+        return found[cell] if cell >= 0 and found[cell] != UNKNOWN else None
 
 
 _CDIST: Final[dict[tuple[tuple[int, ...], str, bool], Distances]] = {}
@@ -157,11 +167,12 @@ def engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int
 _ENGAGE: Final[dict[tuple[int, ...], tuple[set[int], set[int], set[int]]]] = {}
 
 
-_DIST: Final[dict[tuple[frozenset[int], bool], dict[int, int]]] = {}
+_DIST: Final[dict[tuple[frozenset[int], bool], list[int]]] = {}
 
 
-def hero_distances(goal: frozenset[int], gate: bool) -> dict[int, int]:
-    """Walking distance to the nearest goal cell on the empty board (pads link)."""
+def hero_distances(goal: frozenset[int], gate: bool) -> list[int]:
+    """Walking distance to the nearest goal cell on the empty board (pads link), per cell
+    (``UNKNOWN``: none)."""
     key = (goal, gate)
     found = _DIST.get(key)
     if found is None:

@@ -89,6 +89,9 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     gate_open = w.s["gate"]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
+    # A figure or an obstacle, one flag per cell: most cells have neither, and are passed after
+    # one read by index (``Work.blocked_flags``).
+    blocked = w.blocked_flags()
     tokens = set(w.s["tokens"])
     # Tactics and Flight: a path stops where the hero is engaged, never passes it (content 6.4).
     engaged = tactics.hero_engaged_cells(w) if tactics.playing(w.s) else frozenset()
@@ -119,6 +122,9 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
             # ``hero_may_stop``, inlined (this loop runs for every cell of every hero's walk);
             # the BFS only enters hero terrain.
             for c in footprint[at]:
+                j: int = c
+                if not blocked[j]:
+                    continue
                 if c in obstacles:
                     break
                 fid = occ.get(c)
@@ -133,17 +139,20 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
             continue
         for n in neighbours[at]:
             i: int = n
-            if n in dist or n in obstacles or not enterable[i]:
+            if not enterable[i] or n in dist:
                 continue
-            fid = occ.get(n)
-            # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
-            if (
-                fid is not None
-                and fid != hid
-                and (fid == ZORKAL or fid in monsters or terrain[i] not in PASS_THROUGH_TERRAIN)
-                and (not push or n in tokens)
-            ):
-                continue
+            if blocked[i]:
+                if n in obstacles:
+                    continue
+                fid = occ.get(n)
+                # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
+                if (
+                    fid is not None
+                    and fid != hid
+                    and (fid == ZORKAL or fid in monsters or terrain[i] not in PASS_THROUGH_TERRAIN)
+                    and (not push or n in tokens)
+                ):
+                    continue
             partner = partners.get(n)
             if partner is not None:
                 pf = occ.get(partner)
@@ -274,12 +283,13 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
     The same cells in the same order as ``_walk`` (the order decides which cell of a pad is the
     destination when both are reached in one step), for fewer operations: ``out`` is also the
     set of cells seen (the creature's own cells and the far cells of pads are taken out at the
-    end), the looked-at bits are ORed once per cell gone on from (``CREATURE_NEAR``: its
-    neighbours and their pad partners, a few more than the walk reads, so a kept walk is redone
-    a little more often, never wrongly kept), and the pad test is made only next to a pad."""
+    end), the blocked cells are flags read by index, the looked-at bits are ORed once per cell
+    gone on from (``CREATURE_NEAR``: its neighbours and their pad partners, a few more than the
+    walk reads, so a kept walk is redone a little more often, never wrongly kept), and the pad
+    test is made only next to a pad."""
     own: tuple[Cell, ...] = BOARD.footprint[cell]
-    occ = w.occupancy()
-    obstacles = w.obstacle_cells()
+    # A figure or an obstacle, one flag per cell: read by index (``Work.blocked_flags``).
+    blocked = w.blocked_flags()
     # Cells as the objects the tables hold (``Cell``): compiled, an ``int`` read from a tuple is
     # unboxed, and boxed anew (a new object above 256) for every dict and set test it meets.
     ways: tuple[tuple[Cell, ...], ...]
@@ -301,11 +311,13 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
             looked |= near[i]
             if by_pad[i]:
                 for n in ways[i]:
-                    if n in out or n in obstacles or n in occ:
+                    k: int = n  # unboxed once, to index the flags
+                    if blocked[k] or n in out:
                         continue
                     if n in partner:
                         p = partner[n]
-                        if p in obstacles or p in occ:
+                        j: int = p
+                        if blocked[j]:
                             continue
                         out[p] = d
                         hidden.append(p)
@@ -314,7 +326,8 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
                     nxt.append(n)
             else:
                 for n in ways[i]:
-                    if n in out or n in obstacles or n in occ:
+                    k = n
+                    if blocked[k] or n in out:
                         continue
                     out[n] = d
                     nxt.append(n)
