@@ -18,7 +18,7 @@ from typing import Any, Final, TypedDict, cast
 from backend.engine.core import Event, Transition
 from backend.engine.rng import Rng
 
-from .board import BOARD, Cell
+from .board import BOARD
 from .catalog import HEROES, MONSTERS
 
 ZORKAL: Final = "zorkal"
@@ -285,6 +285,15 @@ def cell_name(i: int) -> str:
     return f"({x},{y})"
 
 
+# ``Work.blocked_flags``: one bit per cell.
+FLAG_BYTES: Final = (BOARD.width * BOARD.height + 7) // 8
+
+
+def is_blocked(flags: bytes, cell: int) -> int:
+    """1 if ``cell`` holds a figure or an obstacle, by ``Work.blocked_flags``, else 0."""
+    return flags[cell >> 3] >> (cell & 7) & 1
+
+
 # [(state, its read-only Work)]: one pair, replaced in one assignment (safe under threads).
 _LAST_READ: Final[list[tuple[State | None, Work | None]]] = [(None, None)]
 
@@ -352,9 +361,8 @@ class Work:
         # the Keeper's movement list of its state (``steps.creature_blocks``): None elsewhere.
         self.walks: dict[str, Any] | None = None
         self.keeper_moves: Any = None
-        # ``blocked_flags``: (the occupancy map, obstacle cells and blocked bits it was made
-        # from, the flags).
-        self._flags: tuple[object, object, int, bytes] | None = None
+        # ``blocked_flags``: (the blocked bits, as bytes).
+        self._flags: tuple[int, bytes] | None = None
 
     # -- randomness -------------------------------------------------------------------
     @property
@@ -512,30 +520,15 @@ class Work:
         return self._blocked
 
     def blocked_flags(self) -> bytes:
-        """Per cell, 1 where a figure or an obstacle stands (``blocked_bits`` as bytes): the walks'
-        inner loops read it by index, where two lookups (the obstacle cells, the occupancy map)
-        hashed a cell.  ``bytes``, not a list (no reference per cell to count, nothing for the
-        garbage collector to walk) nor a ``bytearray`` (compiled, only ``bytes`` is read by
-        index without boxing the index).  Made again when the occupancy map, the obstacle cells
-        or the blocked bits are others than those it was made from (``relocate`` and
-        ``hero_moved`` edit the map in place and keep the bits right)."""
-        occ = self.occupancy()
-        obstacles = self.obstacle_cells()
+        """``blocked_bits`` as bytes, eight cells a byte (cell ``c``: bit ``c & 7`` of byte
+        ``c >> 3``, see ``is_blocked``): the walks' inner loops read it by index, where two lookups
+        (the obstacle cells, the occupancy map) hashed a cell, and a bit of the 480-bit integer
+        itself would be a new integer.  Kept while the bits are the same."""
         bits = self.blocked_bits()
         made = self._flags
-        if made is not None and made[0] is occ and made[1] is obstacles and made[2] == bits:
-            return made[3]
-        flags = bytearray(len(BOARD.terrain))
-        # The cells as the dict's and set's own objects (``board.Cell``): not boxed again.
-        figures: dict[Cell, str] = occ
-        for c in figures:
-            flags[c] = 1
-        blocks: set[Cell] = obstacles
-        for c in blocks:
-            flags[c] = 1
-        made_flags = bytes(flags)
-        self._flags = (occ, obstacles, bits, made_flags)
-        return made_flags
+        if made is None or made[0] != bits:
+            made = self._flags = (bits, bits.to_bytes(FLAG_BYTES, "little"))
+        return made[1]
 
     def is_hero(self, fid: str) -> bool:
         return fid in self.s["heroes"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..board import BOARD, PASS_THROUGH_TERRAIN, Cell
-from ..state import ZORKAL, HeroState, State, Work
+from ..state import ZORKAL, HeroState, State, Work, is_blocked
 from . import tactics, triggers
 from .effects import BLESSING_CLASS
 
@@ -91,7 +91,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     obstacles = w.obstacle_cells()
     # A figure or an obstacle, one flag per cell: most cells have neither, and are passed after
     # one read by index (``Work.blocked_flags``).
-    blocked = w.blocked_flags()
+    flags = w.blocked_flags()
     tokens = set(w.s["tokens"])
     # Tactics and Flight: a path stops where the hero is engaged, never passes it (content 6.4).
     engaged = tactics.hero_engaged_cells(w) if tactics.playing(w.s) else frozenset()
@@ -123,7 +123,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
             # the BFS only enters hero terrain.
             for c in footprint[at]:
                 j: int = c
-                if not blocked[j]:
+                if not is_blocked(flags, j):
                     continue
                 if c in obstacles:
                     break
@@ -141,7 +141,7 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
             i: int = n
             if not enterable[i] or n in dist:
                 continue
-            if blocked[i]:
+            if is_blocked(flags, i):
                 if n in obstacles:
                     continue
                 fid = occ.get(n)
@@ -289,7 +289,7 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
     test is made only next to a pad."""
     own: tuple[Cell, ...] = BOARD.footprint[cell]
     # A figure or an obstacle, one flag per cell: read by index (``Work.blocked_flags``).
-    blocked = w.blocked_flags()
+    flags = w.blocked_flags()
     # Cells as the objects the tables hold (``Cell``): compiled, an ``int`` read from a tuple is
     # unboxed, and boxed anew (a new object above 256) for every dict and set test it meets.
     ways: tuple[tuple[Cell, ...], ...]
@@ -312,12 +312,12 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
             if by_pad[i]:
                 for n in ways[i]:
                     k: int = n  # unboxed once, to index the flags
-                    if blocked[k] or n in out:
+                    if is_blocked(flags, k) or n in out:
                         continue
                     if n in partner:
                         p = partner[n]
                         j: int = p
-                        if blocked[j]:
+                        if is_blocked(flags, j):
                             continue
                         out[p] = d
                         hidden.append(p)
@@ -327,7 +327,7 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
             else:
                 for n in ways[i]:
                     k = n
-                    if blocked[k] or n in out:
+                    if is_blocked(flags, k) or n in out:
                         continue
                     out[n] = d
                     nxt.append(n)
