@@ -286,7 +286,7 @@ def attacks_of(w: Work, hid: str, attacks: list[dict[str, Any]]) -> list[tuple[s
     creatures = list(s["monsters"])
     if w.zorkal_active():
         creatures.append(ZORKAL)
-    footprint = BOARD.footprint
+    footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
     cells = [footprint[w.creature_cell(cid)] for cid in creatures]
     out = []
     for attack in attacks:
@@ -299,10 +299,11 @@ def attacks_of(w: Work, hid: str, attacks: list[dict[str, Any]]) -> list[tuple[s
             int(attack["range"][h["level"] - 1]) if reach_kind in _RANGED else None
         )
         zone = _within(placed(h["cell"]), radius) if radius is not None else None
-        for cid, on in zip(creatures, cells, strict=True):
+        for k in range(len(creatures)):
+            cid = creatures[k]
             if cid == ZORKAL and not attack["zorkal"]:
                 continue
-            if zone is not None and zone.isdisjoint(on):
+            if zone is not None and not _touches(zone, cells[k]):
                 continue
             if hero_attack_reaches(w, hid, attack, cid):
                 out.append((attack["id"], cid))
@@ -361,25 +362,28 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
     # Each hero's reach zone: a pair farther apart than any creature reaches is not asked.
     zones = [_within(placed(s["heroes"][hid]["cell"]), _REACH) for hid in heroes]
-    # Cells as the table's objects (``board.Cell``), and plain loops by index: compiled, ``zip``
-    # and ``isdisjoint`` are calls looked up by name, for each creature and hero.
+    # Cells as the table's objects (``board.Cell``), and a loop by index: compiled, ``zip`` is a
+    # call looked up by name, for each creature.
     footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
     out = []
     for cid in creatures:
         cells = footprint[w.creature_cell(cid)]
         for k in range(len(heroes)):
-            zone = zones[k]
-            for c in cells:
-                if c in zone:
-                    break
-            else:
-                continue  # no cell of the creature in the hero's zone
+            if not _touches(zones[k], cells):
+                continue
             hid = heroes[k]
             if creature_may_target(w, cid, hid):
                 out.append((cid, hid))
                 if first:
                     return out
     return out
+
+
+def _touches(zone: frozenset[int], cells: tuple[Cell, ...]) -> bool:
+    """Whether a figure on ``cells`` stands in ``zone``: ``not zone.isdisjoint(cells)``, which
+    compiled is a method looked up by name, at every creature and hero (``any`` of a generator
+    compiles to a loop)."""
+    return any(c in zone for c in cells)
 
 
 def _within(cell: int, radius: int) -> frozenset[int]:

@@ -41,11 +41,20 @@ def first_class(s: State, hid: str) -> int:
 
 def steps_left(s: State, hid: str) -> int:
     """The steps the hero may still take this step (``allowance`` less what a prohibition cancels)."""
-    return sum(s["heroes"][hid]["mv"][first_class(s, hid) :])
+    return _total(s["heroes"][hid]["mv"], first_class(s, hid))
 
 
 def allowance(hero: HeroState) -> int:
-    return sum(hero["mv"])
+    return _total(hero["mv"], 0)
+
+
+def _total(mv: list[int], start: int) -> int:
+    """``sum(mv[start:])`` in a loop: compiled, ``sum`` is a builtin looked up by name (and the
+    slice a new list), asked at every hero's walk."""
+    total = 0
+    for i in range(start, len(mv)):
+        total += mv[i]
+    return total
 
 
 def spend(hero: HeroState, steps: int, start: int = 0) -> None:
