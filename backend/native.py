@@ -1,7 +1,8 @@
 """The engines and the fan-out compiled to C by mypyc, from the same Python source (issue 15).
 
-What is compiled (``PACKAGES``, ``MODULES``): both games' rules, and the live tables' fan-out
-(``play/frames``, ``play/audience``, ``play/patch``: the views, patches and hashes of every step).
+What is compiled (``PACKAGES``, ``MODULES``): both games' rules, the live tables' fan-out
+(``play/frames``, ``play/audience``, ``play/patch``: the views, patches and hashes of every step),
+and the engine's ``rng`` (every die and every simulator's draw: called from compiled code).
 
     python -m backend.native build    # compile them (≈ 1.5 min; gcc, Python headers, mypy)
                                       # (nothing to do if built from these sources; --force: rebuild)
@@ -11,8 +12,8 @@ What is compiled (``PACKAGES``, ``MODULES``): both games' rules, and the live ta
 The ``.py`` files stay the source of truth: mypyc compiles the same typed code (``mypy --strict``
 clean) to one C extension per module, placed beside its source (``*.so``, git-ignored), plus the
 shared library of the group (``backend/_native__mypyc*.so``).  The package ``__init__.py``
-files are not compiled: those of ``backend.games.dorn``, ``backend.games.dorasure`` and
-``backend.play`` call ``select()`` before any of their modules is imported.
+files are not compiled: those of ``backend.games.dorn``, ``backend.games.dorasure``,
+``backend.play`` and ``backend.engine`` call ``select()`` before any of their modules is imported.
 
 Python imports an extension module before a ``.py`` of the same name, so a build left behind
 after a source was edited would run the old rules.  A build therefore writes a stamp, the
@@ -42,7 +43,7 @@ BACKEND = Path(__file__).resolve().parent
 REPO = BACKEND.parent
 # Every module of these packages but their ``__init__`` files, and these modules.
 PACKAGES = ("backend.games.dorn", "backend.games.dorasure")
-MODULES = ("backend.play.frames", "backend.play.audience", "backend.play.patch")
+MODULES = ("backend.play.frames", "backend.play.audience", "backend.play.patch", "backend.engine.rng")
 # The group's shared library lands inside the package (``_native__mypyc``): an editable install
 # finds it there, where a top-level module would need the checkout on ``sys.path``.
 GROUP = "backend._native"

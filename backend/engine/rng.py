@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import secrets as _secrets
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_TWO64 = 1 << 64
-_D6_LIMIT = _TWO64 - (_TWO64 % 6)  # below(6)'s rejection bound, for d6
+_TWO64: Final = 1 << 64
+_D6_LIMIT: Final = _TWO64 - (_TWO64 % 6)  # below(6)'s rejection bound, for d6
 
 
 def new_seed() -> bytes:
@@ -43,8 +43,8 @@ def commitment(seed: bytes) -> str:
 # same digest as a new ``blake2b(counter, key=seed)``, without parsing the seed and setting up
 # the key again for every draw (a draw cost 40 % more that way; games make an Rng per apply).
 # Bounded: a server sees one seed per table, so only the recent ones are kept.
-_KEYED: dict[str | bytes, hashlib.blake2b] = {}
-_KEYED_MAX = 1024
+_KEYED: Final[dict[str | bytes, hashlib.blake2b]] = {}
+_KEYED_MAX: Final = 1024
 
 
 def _keyed(seed: bytes | str) -> hashlib.blake2b:

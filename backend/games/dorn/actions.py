@@ -9,7 +9,7 @@ and every question's answers, ``PROMPTS``); what each action does is in ``handle
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action, IllegalAction, Transition
 from backend.engine.core import listed as is_listed
@@ -37,7 +37,7 @@ from .state import (
 from .steps import PROMPTS, STEPS, Block, creature_blocks, creature_costs, destinations, wants
 
 # What each action type is, for refusals that name the rule.
-WHY: dict[str, str] = {
+WHY: Final[dict[str, str]] = {
     "done": "You can only end a step you are taking part in.",
     "take_back_done": "A hero seat may take back its Done only in the heroes' step it ended, before every "
     "seat has sent Done.",
@@ -79,7 +79,7 @@ WHY: dict[str, str] = {
     "any life cost with at least 2 life, on a target and cell in its reach.",
 }
 
-CREATURE_MOVE_WHY = (
+CREATURE_MOVE_WHY: Final = (
     "Creatures move orthogonally up to the Move they have left, in the movement step, never through other "
     "figures, walls or the closed Gate, and never onto the Outside trail or into Argos."
 )
@@ -89,7 +89,7 @@ def _hero_seat_list(s: State) -> list[str]:
     return list(s["seats"])
 
 
-KEEPER_ONLY = frozenset({KEEPER})
+KEEPER_ONLY: Final = frozenset({KEEPER})
 
 
 def to_act(s: State) -> frozenset[str]:
@@ -119,7 +119,7 @@ def _may_surrender(s: State) -> bool:
 
 # Content 5.9: "The Keeper seat may surrender at any time"; "Any hero seat may propose
 # surrender" (at any time too): listed for a seat that owes nothing as well (``anytime``).
-ANYTIME = ("surrender", "propose_surrender")
+ANYTIME: Final = ("surrender", "propose_surrender")
 
 
 def anytime(s: State, seat: str, only: str | None = None) -> list[Action]:

@@ -9,22 +9,27 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.squaregrid import DIRECTIONS
 
 # By the package, not by ``__file__``: compiled by mypyc (backend/native.py), a module's
 # ``__file__`` names a path that does not exist (the package's directory twice).
-DATA = files("backend.games.dorn") / "data"
+DATA: Final = files("backend.games.dorn") / "data"
 
 # Terrain characters of layer T (content 1.1).
-WALL = "#"
-TRAIL = "~"
-HERBALIST = "H"
-ARGOS = "a"
-GATE = "G"
-THRONE = "Z"
-ZONE_CHARS = {
+# A cell index where a hot loop reads it from a table and only tests it against dicts and sets:
+# compiled by mypyc, a value typed ``int`` is unboxed when read and boxed again (a new object
+# above 256) at each dict or set operation; typed ``Cell`` it stays the table's object.
+Cell = Any
+
+WALL: Final = "#"
+TRAIL: Final = "~"
+HERBALIST: Final = "H"
+ARGOS: Final = "a"
+GATE: Final = "G"
+THRONE: Final = "Z"
+ZONE_CHARS: Final = {
     "c": "crypt",
     "d": "dark_temple",
     "g": "graveyard",
@@ -34,10 +39,10 @@ ZONE_CHARS = {
 }
 # Creatures may stand on floor, spawn zones and the chamber (gate/throne once open); never on
 # trail, Herbalist or Argos (RB "Monsters cannot enter Outside trail spaces", content 1.6).
-CREATURE_TERRAIN = frozenset(".cdgmsr")
+CREATURE_TERRAIN: Final = frozenset(".cdgmsr")
 # Heroes may pass through other heroes only here (RB "heroes can pass each other on Outside
 # trails"; ruling 15 adds Herbalist and Argos).
-PASS_THROUGH_TERRAIN = frozenset("~Ha")
+PASS_THROUGH_TERRAIN: Final = frozenset("~Ha")
 
 
 def load_json(name: str) -> dict[str, Any]:
@@ -151,4 +156,4 @@ def _load() -> Board:
     )
 
 
-BOARD = _load()
+BOARD: Final = _load()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .board import load_json
 
@@ -11,42 +11,42 @@ _monsters = load_json("monsters.json")
 _cards = load_json("cards.json")
 _artifacts = load_json("artifacts.json")
 _obstacles = load_json("obstacles.json")
-RULES: dict[str, Any] = load_json("rules.json")
+RULES: Final[dict[str, Any]] = load_json("rules.json")
 
-HEROES: dict[str, dict[str, Any]] = _heroes["heroes"]
-TIE_BREAK: list[str] = _heroes["tie_break"]  # RB "alphabetically by character name"
-TIE_RANK: dict[str, int] = {h: i for i, h in enumerate(TIE_BREAK)}
-LEVEL_XP: list[int] = _heroes["level_xp"]
-ZORKAL_STATS: dict[str, Any] = _heroes["zorkal"]
+HEROES: Final[dict[str, dict[str, Any]]] = _heroes["heroes"]
+TIE_BREAK: Final[list[str]] = _heroes["tie_break"]  # RB "alphabetically by character name"
+TIE_RANK: Final[dict[str, int]] = {h: i for i, h in enumerate(TIE_BREAK)}
+LEVEL_XP: Final[list[int]] = _heroes["level_xp"]
+ZORKAL_STATS: Final[dict[str, Any]] = _heroes["zorkal"]
 
-MONSTERS: dict[str, dict[str, Any]] = _monsters["monsters"]
-WEAK_TYPES: list[str] = _monsters["weak_order"]
-STRONG_TYPES: list[str] = _monsters["strong_order"]
-WEAK_CAP: int = _monsters["weak_cap"]
-BAG: dict[str, int] = _monsters["bag"]
-STARTING_MONSTERS: list[str] = _monsters["starting"]
-STRONG_ZONES: list[str] = _monsters["strong_zones"]
+MONSTERS: Final[dict[str, dict[str, Any]]] = _monsters["monsters"]
+WEAK_TYPES: Final[list[str]] = _monsters["weak_order"]
+STRONG_TYPES: Final[list[str]] = _monsters["strong_order"]
+WEAK_CAP: Final[int] = _monsters["weak_cap"]
+BAG: Final[dict[str, int]] = _monsters["bag"]
+STARTING_MONSTERS: Final[list[str]] = _monsters["starting"]
+STRONG_ZONES: Final[list[str]] = _monsters["strong_zones"]
 
-RITUALS: dict[str, dict[str, Any]] = _cards["rituals"]
-BLESSINGS: dict[str, dict[str, Any]] = _cards["blessings"]
-TREASURES: dict[str, dict[str, Any]] = _cards["treasures"]
-RITUAL_HAND: int = _cards["ritual_hand"]
+RITUALS: Final[dict[str, dict[str, Any]]] = _cards["rituals"]
+BLESSINGS: Final[dict[str, dict[str, Any]]] = _cards["blessings"]
+TREASURES: Final[dict[str, dict[str, Any]]] = _cards["treasures"]
+RITUAL_HAND: Final[int] = _cards["ritual_hand"]
 
-ARTIFACTS: dict[str, dict[str, Any]] = _artifacts["artifacts"]
-GATE_NEEDS: int = _artifacts["gate_needs"]
+ARTIFACTS: Final[dict[str, dict[str, Any]]] = _artifacts["artifacts"]
+GATE_NEEDS: Final[int] = _artifacts["gate_needs"]
 
-BLOOD_CAP: int = RULES["blood_cap"]
+BLOOD_CAP: Final[int] = RULES["blood_cap"]
 
 # Obstacles (content 1.6): cave-ins and barriers share one supply of tokens.
-OBSTACLE_TOKENS: int = _obstacles["tokens"]
-OBSTACLE_LIFE: int = _obstacles["life"]
-OBSTACLE_KINDS: dict[str, dict[str, Any]] = _obstacles["kinds"]
+OBSTACLE_TOKENS: Final[int] = _obstacles["tokens"]
+OBSTACLE_LIFE: Final[int] = _obstacles["life"]
+OBSTACLE_KINDS: Final[dict[str, dict[str, Any]]] = _obstacles["kinds"]
 
 # The six variants of content 6, as table options (rules/setup.py reads them).
-VARIANTS: dict[str, Any] = load_json("variants.json")
-VARIANT_ORDER: list[str] = VARIANTS["order"]
+VARIANTS: Final[dict[str, Any]] = load_json("variants.json")
+VARIANT_ORDER: Final[list[str]] = VARIANTS["order"]
 
-CARD_NAMES: dict[str, str] = {
+CARD_NAMES: Final[dict[str, str]] = {
     **{k: v["name"] for k, v in RITUALS.items()},
     **{k: v["name"] for k, v in BLESSINGS.items()},
     **{k: v["name"] for k, v in TREASURES.items()},

@@ -38,7 +38,7 @@ card passed between heroes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.rng import Rng
 
@@ -59,9 +59,9 @@ from .state import (
 )
 
 Event = Mapping[str, Any]
-FLED = "fled:"  # rules/tactics.py: a figure that fled this turn (Tactics and Flight, content 6.4)
-HERO_STEPS = (turns.BLESSINGS, turns.HERO_MOVES)  # extra attacks bought here wait for the attack step
-KEEPER_MOVED = (
+FLED: Final = "fled:"  # rules/tactics.py: a figure that fled this turn (Tactics and Flight, content 6.4)
+HERO_STEPS: Final = (turns.BLESSINGS, turns.HERO_MOVES)  # extra attacks bought here wait for the attack step
+KEEPER_MOVED: Final = (
     turns.MONSTER_MOVES,
     turns.DECLARATIONS,
     turns.PARRIES,

@@ -12,11 +12,13 @@ fork replays from.
 
 from __future__ import annotations
 
+from typing import Final
+
 from backend.engine.rng import Rng
 
 from .state import State, clone
 
-DECKS = ("treasure_deck", "blessing_deck", "ritual_deck")  # the piles a fork shuffles
+DECKS: Final = ("treasure_deck", "blessing_deck", "ritual_deck")  # the piles a fork shuffles
 
 
 def fork_state(state: State, seed: bytes) -> State:

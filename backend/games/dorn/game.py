@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action, Game, Outcome, SeatInfo, SideWatching, Transition
 
@@ -320,4 +320,4 @@ class DornGame:
         return view.secrets(state, seat)
 
 
-GAME: Game[State] = DornGame()
+GAME: Final[Game[State]] = DornGame()

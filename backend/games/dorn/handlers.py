@@ -5,6 +5,7 @@ once ``actions.check`` has found the action listed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from backend.engine.core import Action
 
@@ -300,7 +301,7 @@ def _give(w: Work, seat: str, a: Action) -> None:
 Handler = Callable[[Work, str, Action], None]
 
 # One handler per action type (``check`` has refused any other type and any unlisted action).
-HANDLERS: dict[str, Handler] = {
+HANDLERS: Final[dict[str, Handler]] = {
     "done": _done,
     "take_back_done": _take_back_done,
     "surrender": _surrender,

@@ -40,40 +40,40 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import overload
+from typing import Any, Final, overload
 
 from backend.engine.core import Action
 from backend.engine.rng import Rng
 
 from . import actions
-from .board import BOARD
+from .board import BOARD, Cell
 from .catalog import MONSTERS
 from .rules import clock
 from .rules.turns import BLESSINGS, BLOOD_STEP, HERO_ATTACKS, HERO_MOVES, MONSTER_MOVES
-from .sim_distances import CHAMBER_DEPTH, creature_distances, engagement, hero_distances
+from .sim_distances import CHAMBER_DEPTH, UNKNOWN, creature_distances, engagement, hero_distances
 from .state import KEEPER, ZORKAL, State, reader
 from .steps import Block
 
 # Chance (numerator, denominator) that a pick is drawn among the purposeful listed actions,
 # per side: the heroes need more purpose (artifacts, chamber, Zorkal) than the Keeper (reach).
-NUDGE = {KEEPER: (1, 2), "heroes": (3, 4)}
+NUDGE: Final = {KEEPER: (1, 2), "heroes": (3, 4)}
 
 # Giving up (when the table allows surrender): never in a uniform pick (random play would take
 # it at once), but with chance 1/SURRENDER_CHANCE per pick where it is listed, and always for
 # the side behind once a game has lasted GIVE_UP_TURN Keeper turns (median ≈ 28; past 45 few
 # games still end in a victory: most are stalemates random play does not break, such as the
 # last heroes waiting on the trail, out of reach of a labyrinth full of monsters).
-GIVE_UP_TYPES = ("surrender", "propose_surrender")
+GIVE_UP_TYPES: Final = ("surrender", "propose_surrender")
 # Never drawn uniformly: giving up (above), and Real Day and Night's ``time_up``, which the
 # server sends when a side's clock runs out (drawn uniformly, it would skip most turns of that
 # variant).  A side runs out of time with chance 1/TIME_UP_CHANCE per pick where it is listed.
-NOT_DRAWN = (*GIVE_UP_TYPES, "time_up")
-TIME_UP_CHANCE = 150
-SURRENDER_CHANCE = 20_000
-GIVE_UP_TURN = 45
+NOT_DRAWN: Final = (*GIVE_UP_TYPES, "time_up")
+TIME_UP_CHANCE: Final = 150
+SURRENDER_CHANCE: Final = 20_000
+GIVE_UP_TURN: Final = 45
 
-W = BOARD.width
-CHAMBER = BOARD.chamber
+W: Final = BOARD.width
+CHAMBER: Final = BOARD.chamber
 
 
 def pick(state: State, seat: str, rng: Rng) -> Action | None:
@@ -250,7 +250,7 @@ def _keeper_moves(s: State, legal: Sequence[Action]) -> tuple[Sequence[Action], 
 
 
 # Per monster type: its reach ("melee", "pike", "shot").
-REACH: dict[str, str] = {t: str(m["reach"]) for t, m in MONSTERS.items()}
+REACH: Final[dict[str, str]] = {t: str(m["reach"]) for t, m in MONSTERS.items()}
 
 
 class _ByPosition(Sequence[Action]):
@@ -346,9 +346,9 @@ class _Context:
 
 
 # Per creature: the walk (by identity) and the context (likewise) its block was sorted for.
-_BLOCKS: dict[str, tuple[object, _Context, tuple[Cells, Cells, Cells]]] = {}
+_BLOCKS: Final[dict[str, tuple[object, _Context, tuple[Cells, Cells, Cells]]]] = {}
 # The last context (``_keeper_moves``), one object while the heroes' cells and the gate hold.
-_CONTEXT: list[_Context] = [_Context((), False)]
+_CONTEXT: Final[list[_Context]] = [_Context((), False)]
 
 
 def _sort_block(
@@ -367,27 +367,34 @@ def _sort_block(
     # count as closer (below); a creature in the chamber only goes deeper.
     here = None if inside else dist.reach(at)
     found = dist.found
-    engage: list[tuple[int, int]] = []
-    deeper: list[tuple[int, int]] = []
-    closer: list[tuple[int, int]] = []
+    # Cells and moves as the objects the walk's tuples hold (``board.Cell``): compiled, a cell
+    # typed ``int`` is boxed anew for each set test, and an (x, y) typed ``tuple[int, int]`` is
+    # unpacked when read and packed again into a new tuple when appended.
+    at_cells: tuple[Cell, ...] = cells
+    moves: tuple[Any, ...] = dests
+    engage: list[Any] = []
+    deeper: list[Any] = []
+    closer: list[Any] = []
     best: int | None = None
-    for cell, to in zip(cells, dests, strict=True):
+    for k in range(len(at_cells)):
+        cell = at_cells[k]
         if cell in wanted:
-            engage.append(to)
+            engage.append(moves[k])
         elif cell in CHAMBER:
-            d = CHAMBER_DEPTH[cell]
+            d: int = CHAMBER_DEPTH[cell]
             if d > depth:
-                deeper, depth = [to], d
+                deeper, depth = [moves[k]], d
             elif d == depth and deeper:
-                deeper.append(to)
+                deeper.append(moves[k])
         elif inside:
             continue
         elif here is not None:
-            near = found.get(cell)
-            if near is not None and near < here and (best is None or near <= best):
+            j: int = cell
+            near = found[j]
+            if near != UNKNOWN and near < here and (best is None or near <= best):
                 if best is None or near < best:
                     closer, best = [], near
-                closer.append(to)
+                closer.append(moves[k])
     return tuple(engage), tuple(deeper), tuple(closer)
 
 
@@ -466,13 +473,13 @@ def _hero_moves(s: State, legal: Sequence[Action]) -> list[Action]:
     return out
 
 
-def _closest(moves: list[Action], dist: dict[int, int]) -> list[Action]:
+def _closest(moves: list[Action], dist: list[int]) -> list[Action]:
     best: list[Action] = []
     best_d = None
     for a in moves:
         x, y = a["to"]
-        d = dist.get(y * W + x)
-        if d is None:
+        d = dist[y * W + x]
+        if d == UNKNOWN:
             continue
         if best_d is None or d < best_d:
             best, best_d = [a], d

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Final
 
-from .board import BOARD, WALL
+from .board import BOARD, WALL, Cell
 
-W = BOARD.width
-CHAMBER = BOARD.chamber
+W: Final = BOARD.width
+CHAMBER: Final = BOARD.chamber
+UNKNOWN: Final = -1  # the distance of a cell no walk of ``Distances`` has reached
 
 
 def _chamber_depth() -> dict[int, int]:
@@ -34,13 +36,13 @@ def _chamber_depth() -> dict[int, int]:
     return depth
 
 
-CHAMBER_DEPTH = _chamber_depth()
+CHAMBER_DEPTH: Final = _chamber_depth()
 
 
-def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+def _walk_out(starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> list[int]:
     """Walking distance from the nearest start along ``ways`` (``_ways``: each cell's passable
-    neighbours) to every cell it reaches; a teleport pad reached is its partner reached too
-    (content 1.7.4)."""
+    neighbours) to every cell it reaches, ``UNKNOWN`` where none; a teleport pad reached is its
+    partner reached too (content 1.7.4)."""
     walk = Distances(starts, ways)
     walk.reach(-1)  # no such cell: walks the whole board
     return walk.found
@@ -55,8 +57,8 @@ def _ways(passable: Callable[[int, bool], bool], gate: bool) -> tuple[tuple[int,
 
 
 # Each cell's passable neighbours for a creature and for a hero, by whether the gate is open.
-_CREATURE_WAYS = {gate: _ways(BOARD.creature_terrain, gate) for gate in (False, True)}
-_HERO_WAYS = {gate: _ways(BOARD.hero_terrain, gate) for gate in (False, True)}
+_CREATURE_WAYS: Final = {gate: _ways(BOARD.creature_terrain, gate) for gate in (False, True)}
+_HERO_WAYS: Final = {gate: _ways(BOARD.hero_terrain, gate) for gate in (False, True)}
 
 
 def creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> Distances:
@@ -78,44 +80,56 @@ def creature_distances(hero_cells: tuple[int, ...], kind: str, gate: bool) -> Di
 class Distances:
     """A breadth-first walk from the nearest start (``_walk_out``), walked only as far as asked,
     a whole level at a time: the steering asks a creature's distance, then which of its
-    destinations are nearer, so most of the board is never walked while the heroes stand still."""
+    destinations are nearer, so most of the board is never walked while the heroes stand still.
+
+    ``found`` holds each cell's distance, ``UNKNOWN`` while not known: a list read by index,
+    where a dict of the cells found hashed each cell the walk and the steering look at."""
 
     __slots__ = ("found", "frontier", "depth", "ways")
 
     def __init__(self, starts: Iterable[int], ways: tuple[tuple[int, ...], ...]) -> None:
-        self.found = dict.fromkeys(starts, 0)
-        self.frontier = list(self.found)  # the cells at ``depth``, whose neighbours are next
+        self.found = [UNKNOWN] * (BOARD.width * BOARD.height)
+        self.frontier: list[int] = []  # the cells at ``depth``, whose neighbours are next
+        for c in starts:
+            if self.found[c] == UNKNOWN:
+                self.found[c] = 0
+                self.frontier.append(c)
         self.depth = 0
         self.ways = ways
 
     def reach(self, cell: int) -> int | None:
-        """The distance of ``cell`` (None if it has none), walking on until it is known; then
-        every cell nearer than it is known too (a level is walked whole: which cell of a level
-        is found first changes no distance)."""
+        """The distance of ``cell`` (None if it has none; -1 asks for the whole board), walking
+        on until it is known; then every cell nearer than it is known too (a level is walked
+        whole: which cell of a level is found first changes no distance)."""
         found = self.found
-        if cell in found:
+        if cell >= 0 and found[cell] != UNKNOWN:
             return found[cell]
-        frontier, ways, d = self.frontier, self.ways, self.depth
-        partner = BOARD.partner
-        while frontier and cell not in found:
+        frontier, d = self.frontier, self.depth
+        # Cells as the tables' objects (``board.Cell``): the pads' dict is not handed an unboxed
+        # int to box again.
+        ways: tuple[tuple[Cell, ...], ...] = self.ways
+        partner: dict[Cell, Cell] = BOARD.partner
+        while frontier and (cell < 0 or found[cell] == UNKNOWN):
             d += 1
-            nxt: list[int] = []
-            for c in frontier:
-                for n in ways[c]:
-                    if n not in found:
-                        found[n] = d
+            nxt: list[Cell] = []
+            for at in frontier:
+                for n in ways[at]:
+                    k: int = n
+                    if found[k] == UNKNOWN:
+                        found[k] = d
                         nxt.append(n)
                         if n in partner:
                             p = partner[n]
-                            if p not in found:
-                                found[p] = d
+                            j: int = p
+                            if found[j] == UNKNOWN:
+                                found[j] = d
                                 nxt.append(p)
             frontier = nxt
         self.frontier, self.depth = frontier, d
-        return found.get(cell)
+        return found[cell] if cell >= 0 and found[cell] != UNKNOWN else None
 
 
-_CDIST: dict[tuple[tuple[int, ...], str, bool], Distances] = {}
+_CDIST: Final[dict[tuple[tuple[int, ...], str, bool], Distances]] = {}
 
 
 def engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int]]:
@@ -150,14 +164,15 @@ def engagement(hero_cells: tuple[int, ...]) -> tuple[set[int], set[int], set[int
     return found
 
 
-_ENGAGE: dict[tuple[int, ...], tuple[set[int], set[int], set[int]]] = {}
+_ENGAGE: Final[dict[tuple[int, ...], tuple[set[int], set[int], set[int]]]] = {}
 
 
-_DIST: dict[tuple[frozenset[int], bool], dict[int, int]] = {}
+_DIST: Final[dict[tuple[frozenset[int], bool], list[int]]] = {}
 
 
-def hero_distances(goal: frozenset[int], gate: bool) -> dict[int, int]:
-    """Walking distance to the nearest goal cell on the empty board (pads link)."""
+def hero_distances(goal: frozenset[int], gate: bool) -> list[int]:
+    """Walking distance to the nearest goal cell on the empty board (pads link), per cell
+    (``UNKNOWN``: none)."""
     key = (goal, gate)
     found = _DIST.get(key)
     if found is None:

@@ -13,7 +13,7 @@ list or dict with a state: it is built fresh or copied with ``copy_json``.
 from __future__ import annotations
 
 import marshal
-from typing import Any, TypedDict, cast
+from typing import Any, Final, TypedDict, cast
 
 from backend.engine.core import Event, Transition
 from backend.engine.rng import Rng
@@ -21,8 +21,8 @@ from backend.engine.rng import Rng
 from .board import BOARD
 from .catalog import HEROES, MONSTERS
 
-ZORKAL = "zorkal"
-KEEPER = "keeper"  # the Dornkeeper's seat id; hero seats are "heroes_1"...
+ZORKAL: Final = "zorkal"
+KEEPER: Final = "keeper"  # the Dornkeeper's seat id; hero seats are "heroes_1"...
 
 
 class ZorkalState(TypedDict):
@@ -167,7 +167,7 @@ class State(TypedDict):
 # The state's lists, by what they hold: plain values (ids, cells), or dicts each copied once.
 # Named rather than found by type at every clone (tests/games/dorn/test_copies.py checks them
 # against ``State``).
-_PLAIN_LISTS = (
+_PLAIN_LISTS: Final = (
     "rng",
     "tokens",
     "treasure_deck",
@@ -181,35 +181,46 @@ _PLAIN_LISTS = (
     "seen_strong",
     "done",
 )
-_DICT_LISTS = ("attacks", "queue", "undo")
+_DICT_LISTS: Final = ("attacks", "queue", "undo")
+# The state's dicts of plain values, copied one level.
+_PLAIN_DICTS: Final = ("bag", "blessings", "summon", "cmds", "effects")
 
 
 def clone(state: State) -> State:
     # Walked generically (by key, over every list): typed as a plain dict here.  ``copy()``
-    # rather than ``dict()``, and empty containers skipped: this runs in every apply.
+    # rather than ``dict()``, and empty containers skipped: this runs in every apply.  Each part
+    # is read into a local typed as what it is (a dict, a list): compiled, a ``copy()`` or a
+    # slice of a value typed ``Any`` is a method looked up by name and a slice object made.
     src = cast(dict[str, Any], state)
     s: dict[str, Any] = src.copy()
-    s["monsters"] = src["monsters"].copy()
-    s["artifacts"] = src["artifacts"].copy()
-    heroes = s["heroes"] = {}
-    for hid, hero in src["heroes"].items():
+    monsters: dict[str, Any] = src["monsters"]
+    s["monsters"] = monsters.copy()
+    artifacts: dict[str, Any] = src["artifacts"]
+    s["artifacts"] = artifacts.copy()
+    heroes: dict[str, Any] = {}
+    src_heroes: dict[str, dict[str, Any]] = src["heroes"]
+    for hid, hero in src_heroes.items():
         h = heroes[hid] = hero.copy()
-        h["cards"] = h["cards"][:]
-        h["mv"] = h["mv"][:]
-        h["used"] = h["used"][:]
-    obstacles = src["obstacles"]
+        cards: list[str] = h["cards"]
+        h["cards"] = cards[:]
+        mv: list[Any] = h["mv"]
+        h["mv"] = mv[:]
+        used: list[str] = h["used"]
+        h["used"] = used[:]
+    s["heroes"] = heroes
+    obstacles: dict[str, dict[str, Any]] = src["obstacles"]
     s["obstacles"] = {k: v.copy() for k, v in obstacles.items()} if obstacles else {}
-    s["zorkal"] = src["zorkal"].copy()
+    zorkal: dict[str, Any] = src["zorkal"]
+    s["zorkal"] = zorkal.copy()
     for key in _PLAIN_LISTS:
-        s[key] = src[key][:]
+        values: list[Any] = src[key]
+        s[key] = values[:]
     for key in _DICT_LISTS:
-        records = src[key]
+        records: list[dict[str, Any]] = src[key]
         s[key] = [v.copy() for v in records] if records else []
-    s["bag"] = src["bag"].copy()
-    s["blessings"] = src["blessings"].copy()
-    s["summon"] = src["summon"].copy()
-    s["cmds"] = src["cmds"].copy()
-    s["effects"] = src["effects"].copy()
+    for key in _PLAIN_DICTS:
+        d: dict[str, Any] = src[key]
+        s[key] = d.copy()
     # Prompt records are replaced, never edited (rules/prompts.py): shared with the input.
     if state["surrender"] is not None:
         s["surrender"] = {k: list(v) if isinstance(v, list) else v for k, v in state["surrender"].items()}
@@ -274,8 +285,17 @@ def cell_name(i: int) -> str:
     return f"({x},{y})"
 
 
+# ``Work.blocked_flags``: one bit per cell.
+FLAG_BYTES: Final = (BOARD.width * BOARD.height + 7) // 8
+
+
+def is_blocked(flags: bytes, cell: int) -> int:
+    """1 if ``cell`` holds a figure or an obstacle, by ``Work.blocked_flags``, else 0."""
+    return flags[cell >> 3] >> (cell & 7) & 1
+
+
 # [(state, its read-only Work)]: one pair, replaced in one assignment (safe under threads).
-_LAST_READ: list[tuple[State | None, Work | None]] = [(None, None)]
+_LAST_READ: Final[list[tuple[State | None, Work | None]]] = [(None, None)]
 
 
 def reader(state: State) -> Work:
@@ -323,6 +343,7 @@ class Work:
         "_own_artifacts",
         "walks",
         "keeper_moves",
+        "_flags",
     )
 
     def __init__(self, state: State, *, copy: bool = True) -> None:
@@ -340,6 +361,8 @@ class Work:
         # the Keeper's movement list of its state (``steps.creature_blocks``): None elsewhere.
         self.walks: dict[str, Any] | None = None
         self.keeper_moves: Any = None
+        # ``blocked_flags``: (the blocked bits, as bytes).
+        self._flags: tuple[int, bytes] | None = None
 
     # -- randomness -------------------------------------------------------------------
     @property
@@ -495,6 +518,17 @@ class Work:
                 bits |= 1 << c
             self._blocked = bits
         return self._blocked
+
+    def blocked_flags(self) -> bytes:
+        """``blocked_bits`` as bytes, eight cells a byte (cell ``c``: bit ``c & 7`` of byte
+        ``c >> 3``, see ``is_blocked``): the walks' inner loops read it by index, where two lookups
+        (the obstacle cells, the occupancy map) hashed a cell, and a bit of the 480-bit integer
+        itself would be a new integer.  Kept while the bits are the same."""
+        bits = self.blocked_bits()
+        made = self._flags
+        if made is None or made[0] != bits:
+            made = self._flags = (bits, bits.to_bytes(FLAG_BYTES, "little"))
+        return made[1]
 
     def is_hero(self, fid: str) -> bool:
         return fid in self.s["heroes"]

@@ -8,8 +8,7 @@ list is rebuilt after every move), so each generator builds only the part asked 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -54,7 +53,7 @@ def wants(only: str | None, kind: str) -> bool:
     return only is None or only == kind
 
 
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     **treasure.PROMPTS,
     **rituals.PROMPTS,
     **blessings.PROMPTS,
@@ -114,7 +113,7 @@ def _insert_bat_forms(out: list[Action], blocks: list[Block], moves: bool) -> No
         out.insert(at, {"type": "bat_form", "figure": mid})
 
 
-BATS = turns.BAT_TYPES
+BATS: Final = turns.BAT_TYPES
 
 Block = tuple[str, bool, "_Walk | None"]  # a creature, whether bat form is listed, its walk
 
@@ -135,7 +134,7 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
     s = w.s
     all_monsters = s["monsters"]
     blocked, gate = w.blocked_bits(), bool(s["gate"])
-    walks = w.walks if w.walks is not None else {}
+    walks: dict[str, _Walk] = w.walks if w.walks is not None else {}
     out: list[Block] = []
     for mid in monsters:
         m = all_monsters[mid]
@@ -144,13 +143,13 @@ def _blocks(w: Work, monsters: Iterable[str]) -> list[Block]:
         if mv > 0:
             # ``_creature_walk``'s reuse test, inlined: this loop is the hot spot.
             walk = walks.get(mid)
-            if walk is None:
+            if walk is None or (
+                walk.cell != m["cell"]
+                or walk.budget != mv
+                or walk.gate != gate
+                or blocked & walk.looked != walk.snapshot
+            ):
                 walk = _new_walk(w, walks, mid, m["cell"], mv)
-            else:
-                # One unpack, not six reads.
-                cell, budget, walk_gate, looked, snapshot, _dests, _costs, _cells = walk
-                if cell != m["cell"] or budget != mv or walk_gate != gate or blocked & looked != snapshot:
-                    walk = _new_walk(w, walks, mid, m["cell"], mv)
         # ``turns.can_bat``, the vampire's test first: most creatures are not.
         out.append((mid, m["type"] in BATS and turns.can_bat(m), walk))
     z = s["zorkal"]
@@ -240,7 +239,7 @@ def _hero_attacks(w: Work, seat: str, only: str | None, focus: str | None) -> li
     return out
 
 
-STEPS: dict[str, Step] = {
+STEPS: Final[dict[str, Step]] = {
     turns.BLOOD_STEP: _blood_step,
     turns.SUMMONING: _summoning,
     turns.MONSTER_MOVES: _creature_moves,
@@ -285,10 +284,9 @@ def _new_walk(w: Work, walks: dict[str, _Walk], cid: str, cell: int, budget: int
     """``_creature_walk`` once the kept walk is known not to hold (``_blocks`` tests it inline)."""
     looked, snapshot, dests = movement.creature_walk(w, cid, cell, budget)
     order = tuple(sorted(dests))
-    # The (x, y) of each cell in one C call (``itemgetter`` of one index gives the item itself).
-    xys: tuple[tuple[int, int], ...] = (
-        itemgetter(*order)(XY) if len(order) > 1 else (XY[order[0]],) if order else ()
-    )
+    # The (x, y) of each cell as the table's own tuple (``XY_AS_IS``): read as ``tuple[int, int]``
+    # compiled, each would be unpacked and packed again into a new tuple.
+    xys: tuple[tuple[int, int], ...] = tuple([XY_AS_IS[c] for c in order])
     walk = walks[cid] = _Walk(cell, budget, bool(w.s["gate"]), looked, snapshot, xys, dests, order)
     return walk
 
@@ -317,20 +315,36 @@ def creature_costs(w: Work, cid: str, cell: int, budget: int) -> dict[int, int]:
 
 
 # Per cell: its (x, y), as the moves name it.
-XY = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+XY: Final = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+XY_AS_IS: Final[tuple[Any, ...]] = XY
 
 
-class _Walk(NamedTuple):
-    """A creature's last walk and what it depended on."""
+class _Walk:
+    """A creature's last walk and what it depended on.  A class, not a NamedTuple: compiled, its
+    fields are read directly and it is made by one native call (a NamedTuple is made by its
+    interpreted ``__new__``)."""
 
-    cell: int
-    budget: int
-    gate: bool
-    looked: int  # the cells the walk looked at, one bit each
-    snapshot: int  # their blocked bits then
-    dests: tuple[tuple[int, int], ...]  # (x, y)
-    costs: dict[int, int]  # cell -> steps (``movement.creature_walk``'s, shared: read only)
-    cells: tuple[int, ...]  # the destinations as cells, in ``dests`` order (for the steering)
+    __slots__ = ("cell", "budget", "gate", "looked", "snapshot", "dests", "costs", "cells")
+
+    def __init__(
+        self,
+        cell: int,
+        budget: int,
+        gate: bool,
+        looked: int,
+        snapshot: int,
+        dests: tuple[tuple[int, int], ...],
+        costs: dict[int, int],
+        cells: tuple[int, ...],
+    ) -> None:
+        self.cell = cell
+        self.budget = budget
+        self.gate = gate
+        self.looked = looked  # the cells the walk looked at, one bit each
+        self.snapshot = snapshot  # their blocked bits then
+        self.dests = dests  # (x, y)
+        self.costs = costs  # cell -> steps (``movement.creature_walk``'s, shared: read only)
+        self.cells = cells  # the destinations as cells, in ``dests`` order (for the steering)
 
 
 def zorkal_level_cost(s: State) -> int | None:

@@ -12,6 +12,8 @@ there, and no Thorny Portals damage (content 4.5: Blessing placements never hurt
 
 from __future__ import annotations
 
+from typing import Final
+
 from backend.engine.core import Action
 
 from ..board import BOARD
@@ -21,10 +23,10 @@ from .movement import hero_may_stop
 from .prompts import PromptRule, ask
 from .treasure import enter_cell
 
-RETURN = "astral_return"  # the H0 question (content 5.10)
-_NOT_THERE = BOARD.gate | BOARD.throne
-_ALL_CELLS = range(BOARD.width * BOARD.height)
-ARGOS = frozenset(BOARD.argos)
+RETURN: Final = "astral_return"  # the H0 question (content 5.10)
+_NOT_THERE: Final = BOARD.gate | BOARD.throne
+_ALL_CELLS: Final = range(BOARD.width * BOARD.height)
+ARGOS: Final = frozenset(BOARD.argos)
 
 
 def leave(w: Work, hid: str) -> None:
@@ -94,4 +96,4 @@ def _come_back(w: Work, seat: str, p: PromptState, a: Action) -> None:
     enter_cell(w, hid, cell)  # a treasure token there is taken (ruling 35)
 
 
-PROMPTS: dict[str, PromptRule] = {RETURN: PromptRule(_answers, _come_back, _default)}
+PROMPTS: Final[dict[str, PromptRule]] = {RETURN: PromptRule(_answers, _come_back, _default)}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from backend.engine.core import Action
 
@@ -30,12 +30,12 @@ from .treasure import enter_cell
 UserChoices = Callable[[Work, str], list[dict[str, Any]]]
 Effect = Callable[[Work, dict[str, Any]], None]
 
-JUDGEMENT_RANGE = 12  # content 4.2: "within 12" is area distance from the user
-BLESSING_HEAL = 3  # B03
-FERVOUR_ACTIONS = 2  # B07
-SWIFTNESS_STEPS = 10  # B12
-BLINK_RANGE = 5  # B10: teleport distance (content 1.7.2)
-TREMOR_STEPS = 2  # B04
+JUDGEMENT_RANGE: Final = 12  # content 4.2: "within 12" is area distance from the user
+BLESSING_HEAL: Final = 3  # B03
+FERVOUR_ACTIONS: Final = 2  # B07
+SWIFTNESS_STEPS: Final = 10  # B12
+BLINK_RANGE: Final = 5  # B10: teleport distance (content 1.7.2)
+TREMOR_STEPS: Final = 2  # B04
 
 
 class BlessingRule(NamedTuple):
@@ -386,11 +386,11 @@ def _discord_strike(w: Work, seat: str, p: PromptState, a: Action) -> None:
     _discord_next(w, seat, hid, [x for x in p["data"]["left"] if x != strong])
 
 
-TREMOR = "tremor"
-DISCORD = "discord"
+TREMOR: Final = "tremor"
+DISCORD: Final = "discord"
 
 
-BLESSINGS_IN_RULES: dict[str, BlessingRule] = {
+BLESSINGS_IN_RULES: Final[dict[str, BlessingRule]] = {
     "B01": BlessingRule(_no_choice, _astral_journey),
     "B02": BlessingRule(_exchange_choices, _exchange_of_places),
     "B03": BlessingRule(_no_choice, _mending_light),
@@ -443,7 +443,7 @@ def play_blessing(w: Work, seat: str, action: dict[str, Any]) -> None:
 
 # Questions the Blessings ask once played (rules/prompts.py); each defaults to its first answer
 # (Tremor: stop; Discord: the first strike) except the astral return (the first Argos cell).
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     TREMOR: PromptRule(_tremor_answers, _tremor_move),
     DISCORD: PromptRule(_discord_answers, _discord_strike),
     **astral.PROMPTS,

@@ -13,12 +13,14 @@ zombie's Frenzy block and Zorkal's sinister parry" reset with the hero turn).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..state import ZORKAL, Work
 from .effects import UNTIL_HERO_END, active, in_play
 
-SINISTER_PARRY = "zor.sparry"
-ZOMBIE_FRENZY = "R12"
-SINISTER_PARRY_LEVEL = 2
+SINISTER_PARRY: Final = "zor.sparry"
+ZOMBIE_FRENZY: Final = "R12"
+SINISTER_PARRY_LEVEL: Final = 2
 
 
 def use_key(w: Work, cid: str) -> str | None:

@@ -17,7 +17,7 @@ always allowed).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -25,7 +25,7 @@ from ..state import KEEPER, State, Work, seat_words
 from . import turns, variants
 from .effects import UNTIL_HERO_END
 
-TIME_UP = "time_up"
+TIME_UP: Final = "time_up"
 
 
 def playing(s: State) -> bool:
@@ -90,4 +90,8 @@ def time_up(w: Work, seat: str) -> None:
     s["effects"][turns.OUT_OF_TIME + seat] = UNTIL_HERO_END
     if seat not in s["done"]:
         s["done"].append(seat)
-    w.emit("time_up", f"Time is up for {seat_words(w.s, seat)}: those heroes do nothing more this hero turn.", seat=seat)
+    w.emit(
+        "time_up",
+        f"Time is up for {seat_words(w.s, seat)}: those heroes do nothing more this hero turn.",
+        seat=seat,
+    )

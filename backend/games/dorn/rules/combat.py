@@ -3,9 +3,9 @@ content 2.2, 3.3, 5.2 K4, 5.5, 5.7, 5.9)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from ..board import BOARD
+from ..board import BOARD, Cell
 from ..catalog import (
     BLOOD_CAP,
     HEROES,
@@ -261,8 +261,8 @@ def hero_attack_reaches(w: Work, hid: str, attack: dict[str, Any], cid: str) -> 
 
 # The farthest a hero's attack of each kind reaches, in Manhattan distance (``hero_attack_reaches``):
 # fixed for adjacent and pike; a shot's and a spell's range (a magic path is never shorter).
-_HERO_REACH = {"adjacent": 1, "pike": 2}
-_RANGED = ("shot", "magic")
+_HERO_REACH: Final = {"adjacent": 1, "pike": 2}
+_RANGED: Final = ("shot", "magic")
 
 
 def hero_targets(w: Work, hid: str) -> list[tuple[str, str]]:
@@ -286,7 +286,7 @@ def attacks_of(w: Work, hid: str, attacks: list[dict[str, Any]]) -> list[tuple[s
     creatures = list(s["monsters"])
     if w.zorkal_active():
         creatures.append(ZORKAL)
-    footprint = BOARD.footprint
+    footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
     cells = [footprint[w.creature_cell(cid)] for cid in creatures]
     out = []
     for attack in attacks:
@@ -299,10 +299,11 @@ def attacks_of(w: Work, hid: str, attacks: list[dict[str, Any]]) -> list[tuple[s
             int(attack["range"][h["level"] - 1]) if reach_kind in _RANGED else None
         )
         zone = _within(placed(h["cell"]), radius) if radius is not None else None
-        for cid, on in zip(creatures, cells, strict=True):
+        for k in range(len(creatures)):
+            cid = creatures[k]
             if cid == ZORKAL and not attack["zorkal"]:
                 continue
-            if zone is not None and zone.isdisjoint(on):
+            if zone is not None and not _touches(zone, cells[k]):
                 continue
             if hero_attack_reaches(w, hid, attack, cid):
                 out.append((attack["id"], cid))
@@ -345,8 +346,8 @@ def creature_may_target(w: Work, cid: str, hid: str) -> bool:
 
 # The farthest any creature attacks, in Manhattan distance between the nearer cells (content
 # 3.3): adjacent 1, a skeleton's pike 2, a gorgon's shot its range.
-_REACH = max([2] + [int(m["range"]) for m in MONSTERS.values() if m.get("range") is not None])
-_XY = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
+_REACH: Final = max([2] + [int(m["range"]) for m in MONSTERS.values() if m.get("range") is not None])
+_XY: Final = tuple((i % BOARD.width, i // BOARD.width) for i in range(BOARD.width * BOARD.height))
 
 
 def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -> list[tuple[str, str]]:
@@ -361,18 +362,28 @@ def attack_targets(w: Work, figure: str | None = None, *, first: bool = False) -
     heroes = [hid for hid in w.on_board_heroes() if s["heroes"][hid]["cell"] not in BOARD.safe]
     # Each hero's reach zone: a pair farther apart than any creature reaches is not asked.
     zones = [_within(placed(s["heroes"][hid]["cell"]), _REACH) for hid in heroes]
-    footprint = BOARD.footprint
+    # Cells as the table's objects (``board.Cell``), and a loop by index: compiled, ``zip`` is a
+    # call looked up by name, for each creature.
+    footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
     out = []
     for cid in creatures:
         cells = footprint[w.creature_cell(cid)]
-        for hid, zone in zip(heroes, zones, strict=True):
-            if zone.isdisjoint(cells):
+        for k in range(len(heroes)):
+            if not _touches(zones[k], cells):
                 continue
+            hid = heroes[k]
             if creature_may_target(w, cid, hid):
                 out.append((cid, hid))
                 if first:
                     return out
     return out
+
+
+def _touches(zone: frozenset[int], cells: tuple[Cell, ...]) -> bool:
+    """Whether a figure on ``cells`` stands in ``zone``: ``not zone.isdisjoint(cells)``, which
+    compiled is a method looked up by name, at every creature and hero (``any`` of a generator
+    compiles to a loop)."""
+    return any(c in zone for c in cells)
 
 
 def _within(cell: int, radius: int) -> frozenset[int]:
@@ -391,7 +402,7 @@ def _within(cell: int, radius: int) -> frozenset[int]:
 
 
 # By (cell, radius): at most a few radii (the reaches of the attacks) per board cell.
-_ZONES: dict[tuple[int, int], frozenset[int]] = {}
+_ZONES: Final[dict[tuple[int, int], frozenset[int]]] = {}
 
 
 def zorkal_attacks(level: int) -> int:

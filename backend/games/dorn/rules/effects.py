@@ -10,21 +10,21 @@ Ritual, Blessing and ability rules, which all read it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..state import State, Work
 
 # When a lasting effect in ``s["effects"]`` ends: K5.3 (RB; content 5.2) or H5 (content 5.3).
-UNTIL_KEEPER_END = "keeper_turn_end"
-UNTIL_HERO_END = "hero_turn_end"
+UNTIL_KEEPER_END: Final = "keeper_turn_end"
+UNTIL_HERO_END: Final = "hero_turn_end"
 
 # Source classes (content 4.5): Blessing 3 > Ritual 2 > everything else 1.  A hero's ``mv``
 # holds its Move left by class: index 0 its own Move and class-1 bonuses, 1 Ritual-class
 # bonuses, 2 Blessing-class allowance (steps are paid from the lowest first).
-OTHER_CLASS = 1
-RITUAL_CLASS = 2
-BLESSING_CLASS_RANK = 3
-BLESSING_CLASS = 2  # index in a hero's ``mv``: the Blessing-class allowance
+OTHER_CLASS: Final = 1
+RITUAL_CLASS: Final = 2
+BLESSING_CLASS_RANK: Final = 3
+BLESSING_CLASS: Final = 2  # index in a hero's ``mv``: the Blessing-class allowance
 
 
 def in_play(s: State, card: str) -> bool:

@@ -12,6 +12,7 @@ steps, so Icy Prison allows them (content 4.1 R03); bloody run is refused under 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from backend.engine.core import Action
 
@@ -22,9 +23,9 @@ from . import combat, reach, rituals, treasure
 from .movement import hero_may_stop
 from .weapons import ABILITIES, has, icy
 
-BLOODY_RUN = "cho.bloodyrun"
-ELVEN_WALK = "ele.elvenwalk"
-ASTRAL_LEAP = "ele.astralleap"
+BLOODY_RUN: Final = "cho.bloodyrun"
+ELVEN_WALK: Final = "ele.elvenwalk"
+ASTRAL_LEAP: Final = "ele.astralleap"
 
 
 def teleport_cells(w: Work, hid: str, limit: int) -> list[int]:
@@ -107,7 +108,7 @@ def _astral_leap(w: Work, a: Action) -> None:
     relocate(w, hid, BOARD.idx(*a["to"]), own=True)
 
 
-MOVES: dict[str, Callable[[Work, Action], None]] = {
+MOVES: Final[dict[str, Callable[[Work, Action], None]]] = {
     BLOODY_RUN: _bloody_run,
     ELVEN_WALK: _elven_walk,
     ASTRAL_LEAP: _astral_leap,

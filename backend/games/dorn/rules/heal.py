@@ -13,6 +13,8 @@ heroes after him heal after his choice.  A hero whose Heal is over carries ``HEA
 
 from __future__ import annotations
 
+from typing import Final
+
 from backend.engine.core import Action
 
 from ..board import BOARD
@@ -23,12 +25,12 @@ from .prompts import PromptRule, ask
 from .reach import heroes_adjacent
 from .triggers import ACTED, has
 
-HEALED = "healed"  # in a hero's ``used`` while H4 runs: its Heal is over
-REGEN = "gue.regen"
-EARTH = "cho.earth"
-VIRTUE = "kae.virtue"
-TOUCH = "kae.touch"
-KAERDRAK = "kaerdrak"
+HEALED: Final = "healed"  # in a hero's ``used`` while H4 runs: its Heal is over
+REGEN: Final = "gue.regen"
+EARTH: Final = "cho.earth"
+VIRTUE: Final = "kae.virtue"
+TOUCH: Final = "kae.touch"
+KAERDRAK: Final = "kaerdrak"
 
 
 def heal_phase(w: Work) -> bool:
@@ -120,4 +122,4 @@ def _resolve(w: Work, seat: str, p: PromptState, a: Action) -> None:
     _kaerdrak_heals(w, a)
 
 
-PROMPTS: dict[str, PromptRule] = {VIRTUE: PromptRule(_answers, _resolve)}
+PROMPTS: Final[dict[str, PromptRule]] = {VIRTUE: PromptRule(_answers, _resolve)}

@@ -12,17 +12,17 @@ never pass through figures, ruling 16, so every cell they may enter is a cell th
 
 from __future__ import annotations
 
-from collections import deque
+from typing import Final
 
-from ..board import BOARD, PASS_THROUGH_TERRAIN
-from ..state import ZORKAL, HeroState, State, Work
+from ..board import BOARD, PASS_THROUGH_TERRAIN, Cell
+from ..state import ZORKAL, HeroState, State, Work, is_blocked
 from . import tactics, triggers
 from .effects import BLESSING_CLASS
 
-ARGOS = frozenset(BOARD.zones["argos"])
+ARGOS: Final = frozenset(BOARD.zones["argos"])
 
 
-ICY_PRISON = "R03"  # the lasting effect rules/rituals.py records for the named heroes
+ICY_PRISON: Final = "R03"  # the lasting effect rules/rituals.py records for the named heroes
 
 
 def imprisoned(s: State, hid: str) -> bool:
@@ -41,11 +41,20 @@ def first_class(s: State, hid: str) -> int:
 
 def steps_left(s: State, hid: str) -> int:
     """The steps the hero may still take this step (``allowance`` less what a prohibition cancels)."""
-    return sum(s["heroes"][hid]["mv"][first_class(s, hid) :])
+    return _total(s["heroes"][hid]["mv"], first_class(s, hid))
 
 
 def allowance(hero: HeroState) -> int:
-    return sum(hero["mv"])
+    return _total(hero["mv"], 0)
+
+
+def _total(mv: list[int], start: int) -> int:
+    """``sum(mv[start:])`` in a loop: compiled, ``sum`` is a builtin looked up by name (and the
+    slice a new list), asked at every hero's walk."""
+    total = 0
+    for i in range(start, len(mv)):
+        total += mv[i]
+    return total
 
 
 def spend(hero: HeroState, steps: int, start: int = 0) -> None:
@@ -89,27 +98,42 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
     gate_open = w.s["gate"]
     occ = w.occupancy()
     obstacles = w.obstacle_cells()
+    # A figure or an obstacle, one flag per cell: most cells have neither, and are passed after
+    # one read by index (``Work.blocked_flags``).
+    flags = w.blocked_flags()
     tokens = set(w.s["tokens"])
     # Tactics and Flight: a path stops where the hero is engaged, never passes it (content 6.4).
     engaged = tactics.hero_engaged_cells(w) if tactics.playing(w.s) else frozenset()
     starts = BOARD.cells_of(hero["cell"])
-    dist = {c: 0 for c in starts}
+    dist: dict[Cell, int] = {c: 0 for c in starts}
     result: dict[int, int] = {}
-    queue = deque(starts)
+    # Cells as the tables' objects (``board.Cell``): tested against dicts and sets, not unboxed.
+    # The queue is a list read from ``head`` on: compiled, a deque's ``append`` and ``popleft``
+    # are method calls looked up by name.
+    queue: list[Cell] = list(starts)
+    head = 0
     # Vargen L2 push through (content 2.3 ``var.push``; ruling P5): through any figure, never
     # stopping there; an occupied pad cell is crossed as a plain cell (no link).
     push = hid == "vargen" and triggers.has(w, hid, "var.push")
     plain: set[int] = set()
-    footprint, neighbours, partners = BOARD.footprint, BOARD.neighbours, BOARD.partner
+    footprint: tuple[tuple[Cell, ...], ...] = BOARD.footprint
+    neighbours: tuple[tuple[Cell, ...], ...] = BOARD.neighbours
+    partners: dict[Cell, Cell] = BOARD.partner
+    terrain = BOARD.terrain
     enterable = HERO_OPEN if gate_open else HERO_CLOSED
     monsters = w.s["monsters"]
-    while queue:
-        cell = queue.popleft()
+    while head < len(queue):
+        cell = queue[head]
+        head += 1
+        at: int = cell
         d = dist[cell]
         if d > 0:
             # ``hero_may_stop``, inlined (this loop runs for every cell of every hero's walk);
             # the BFS only enters hero terrain.
-            for c in footprint[cell]:
+            for c in footprint[at]:
+                j: int = c
+                if not is_blocked(flags, j):
+                    continue
                 if c in obstacles:
                     break
                 fid = occ.get(c)
@@ -122,18 +146,22 @@ def hero_destinations(w: Work, hid: str, budget: int | None = None) -> dict[int,
                 continue
         if d >= limit:
             continue
-        for n in neighbours[cell]:
-            if n in dist or n in obstacles or not enterable[n]:
+        for n in neighbours[at]:
+            i: int = n
+            if not enterable[i] or n in dist:
                 continue
-            fid = occ.get(n)
-            # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
-            if (
-                fid is not None
-                and fid != hid
-                and (fid == ZORKAL or fid in monsters or BOARD.terrain[n] not in PASS_THROUGH_TERRAIN)
-                and (not push or n in tokens)
-            ):
-                continue
+            if is_blocked(flags, i):
+                if n in obstacles:
+                    continue
+                fid = occ.get(n)
+                # Only heroes pass heroes, and only on trail, Herbalist and Argos (ruling 15).
+                if (
+                    fid is not None
+                    and fid != hid
+                    and (fid == ZORKAL or fid in monsters or terrain[i] not in PASS_THROUGH_TERRAIN)
+                    and (not push or n in tokens)
+                ):
+                    continue
             partner = partners.get(n)
             if partner is not None:
                 pf = occ.get(partner)
@@ -264,34 +292,41 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
     The same cells in the same order as ``_walk`` (the order decides which cell of a pad is the
     destination when both are reached in one step), for fewer operations: ``out`` is also the
     set of cells seen (the creature's own cells and the far cells of pads are taken out at the
-    end), the looked-at bits are ORed once per cell gone on from (``CREATURE_NEAR``: its
-    neighbours and their pad partners, a few more than the walk reads, so a kept walk is redone
-    a little more often, never wrongly kept), and the pad test is made only next to a pad."""
-    own = BOARD.footprint[cell]
-    occ = w.occupancy()
-    obstacles = w.obstacle_cells()
+    end), the blocked cells are flags read by index, the looked-at bits are ORed once per cell
+    gone on from (``CREATURE_NEAR``: its neighbours and their pad partners, a few more than the
+    walk reads, so a kept walk is redone a little more often, never wrongly kept), and the pad
+    test is made only next to a pad."""
+    own: tuple[Cell, ...] = BOARD.footprint[cell]
+    # A figure or an obstacle, one flag per cell: read by index (``Work.blocked_flags``).
+    flags = w.blocked_flags()
+    # Cells as the objects the tables hold (``Cell``): compiled, an ``int`` read from a tuple is
+    # unboxed, and boxed anew (a new object above 256) for every dict and set test it meets.
+    ways: tuple[tuple[Cell, ...], ...]
     if gate:
         ways, near, by_pad = CREATURE_WAYS_OPEN, CREATURE_NEAR_OPEN, NEXT_TO_PAD_OPEN
     else:
         ways, near, by_pad = CREATURE_WAYS_CLOSED, CREATURE_NEAR_CLOSED, NEXT_TO_PAD_CLOSED
-    partner = BOARD.partner
-    out = dict.fromkeys(own, 0)
-    hidden = list(own)  # in ``out`` only as seen
+    partner: dict[Cell, Cell] = BOARD.partner
+    out: dict[Cell, int] = {c: 0 for c in own}
+    hidden: list[Cell] = list(own)  # in ``out`` only as seen
     looked = 0
-    frontier: tuple[int, ...] | list[int] = own
+    frontier: list[Cell] = list(own)
     d = 0
     while frontier and d < budget:
         d += 1
-        nxt: list[int] = []
+        nxt: list[Cell] = []
         for c in frontier:
-            looked |= near[c]
-            if by_pad[c]:
-                for n in ways[c]:
-                    if n in out or n in obstacles or n in occ:
+            i: int = c
+            looked |= near[i]
+            if by_pad[i]:
+                for n in ways[i]:
+                    k: int = n  # unboxed once, to index the flags
+                    if is_blocked(flags, k) or n in out:
                         continue
                     if n in partner:
                         p = partner[n]
-                        if p in obstacles or p in occ:
+                        j: int = p
+                        if is_blocked(flags, j):
                             continue
                         out[p] = d
                         hidden.append(p)
@@ -299,8 +334,9 @@ def _plain_walk(w: Work, cell: int, budget: int, gate: bool) -> tuple[dict[int, 
                     out[n] = d
                     nxt.append(n)
             else:
-                for n in ways[c]:
-                    if n in out or n in obstacles or n in occ:
+                for n in ways[i]:
+                    k = n
+                    if is_blocked(flags, k) or n in out:
                         continue
                     out[n] = d
                     nxt.append(n)
@@ -341,17 +377,21 @@ def creature_can_move(w: Work, cid: str, cell: int) -> bool:
 
 
 # Per cell: may a creature stand there (gate closed / gate open), content 1.6.
-CREATURE_CLOSED = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
-CREATURE_OPEN = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+CREATURE_CLOSED: Final = tuple(BOARD.creature_terrain(i, False) for i in range(BOARD.width * BOARD.height))
+CREATURE_OPEN: Final = tuple(BOARD.creature_terrain(i, True) for i in range(BOARD.width * BOARD.height))
 # Likewise for heroes (content 1.6: anything but wall, gate and throne once open).
-HERO_CLOSED = tuple(BOARD.hero_terrain(i, False) for i in range(BOARD.width * BOARD.height))
-HERO_OPEN = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width * BOARD.height))
+HERO_CLOSED: Final = tuple(BOARD.hero_terrain(i, False) for i in range(BOARD.width * BOARD.height))
+HERO_OPEN: Final = tuple(BOARD.hero_terrain(i, True) for i in range(BOARD.width * BOARD.height))
 
 # Per cell: its neighbours a creature may stand on (gate closed / gate open), in
 # ``BOARD.neighbours`` order, and its bit in a walk's ``looked``.
-CREATURE_WAYS_CLOSED = tuple(tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours)
-CREATURE_WAYS_OPEN = tuple(tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours)
-BIT = tuple(1 << i for i in range(BOARD.width * BOARD.height))
+CREATURE_WAYS_CLOSED: Final[tuple[tuple[Cell, ...], ...]] = tuple(
+    tuple(n for n in ns if CREATURE_CLOSED[n]) for ns in BOARD.neighbours
+)
+CREATURE_WAYS_OPEN: Final[tuple[tuple[Cell, ...], ...]] = tuple(
+    tuple(n for n in ns if CREATURE_OPEN[n]) for ns in BOARD.neighbours
+)
+BIT: Final = tuple(1 << i for i in range(BOARD.width * BOARD.height))
 
 
 def _near_bits(ways: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
@@ -359,16 +399,16 @@ def _near_bits(ways: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(sum({1 << c for n in ns for c in BOARD.footprint[n]}) for ns in ways)
 
 
-CREATURE_NEAR_CLOSED = _near_bits(CREATURE_WAYS_CLOSED)
-CREATURE_NEAR_OPEN = _near_bits(CREATURE_WAYS_OPEN)
+CREATURE_NEAR_CLOSED: Final = _near_bits(CREATURE_WAYS_CLOSED)
+CREATURE_NEAR_OPEN: Final = _near_bits(CREATURE_WAYS_OPEN)
 # Per cell: whether a teleport pad is among ``ways`` there (``_plain_walk``).
-NEXT_TO_PAD_CLOSED = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_CLOSED)
-NEXT_TO_PAD_OPEN = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_OPEN)
+NEXT_TO_PAD_CLOSED: Final = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_CLOSED)
+NEXT_TO_PAD_OPEN: Final = tuple(any(n in BOARD.partner for n in ns) for ns in CREATURE_WAYS_OPEN)
 
 # Tactics and Flight walks (``creature_walk``): the heroes' cells sit above the board's bits in a
 # walk's snapshot, and one more bit says the walk was made under that variant.
-CELLS = BOARD.width * BOARD.height
-HERO_SHIFT = CELLS
-TACTICS_BIT = 1 << (2 * CELLS)
+CELLS: Final = BOARD.width * BOARD.height
+HERO_SHIFT: Final = CELLS
+TACTICS_BIT: Final = 1 << (2 * CELLS)
 # Per cell: the bits of its orthogonal neighbours (where an enemy would engage a figure there).
-AROUND_BITS = tuple(sum(1 << n for n in BOARD.neighbours[i]) for i in range(CELLS))
+AROUND_BITS: Final = tuple(sum(1 << n for n in BOARD.neighbours[i]) for i in range(CELLS))

@@ -24,14 +24,16 @@ Creatures never damage obstacles (content 6.3), so nothing on the Keeper's side 
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board import BOARD, WALL
 from ..catalog import HEROES, OBSTACLE_KINDS, OBSTACLE_LIFE, OBSTACLE_TOKENS
 from ..state import Work, cell_name, placed, xy
 from . import reach
 from .movement import creature_may_enter
 
-CAVE_IN = "cave_in"
-BARRIER = "barrier"
+CAVE_IN: Final = "cave_in"
+BARRIER: Final = "barrier"
 
 
 def name(kind: str) -> str:
@@ -99,12 +101,12 @@ def fits(w: Work) -> bool:
 
 # The cells the board alone allows (no wall, no pad, not in the chamber), in reading order:
 # the only ones ``can_place`` looks further at (the Keeper's K1 list asks R11 whether one fits).
-_CANDIDATES = tuple(
+_CANDIDATES: Final = tuple(
     c
     for c in range(BOARD.width * BOARD.height)
     if BOARD.terrain[c] != WALL and c not in BOARD.partner and c not in BOARD.chamber
 )
-_CANDIDATE_SET = frozenset(_CANDIDATES)
+_CANDIDATE_SET: Final = frozenset(_CANDIDATES)
 
 
 def place(w: Work, cell: int, kind: str, why: str | None = None) -> str | None:

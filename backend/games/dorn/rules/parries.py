@@ -13,7 +13,7 @@ again once the prompt is answered, and it goes on where it stopped.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -23,10 +23,10 @@ from . import combat, reach, triggers
 from .effects import UNTIL_KEEPER_END
 from .prompts import PromptRule, ask
 
-RIPOSTE = "rag.riposte"
-HAND = "rag.hand"
-HAND_PARRY = "rag.hand:attack"  # the attack the hand parried, until the riposte reads it
-RAGNAR = "ragnar"
+RIPOSTE: Final = "rag.riposte"
+HAND: Final = "rag.hand"
+HAND_PARRY: Final = "rag.hand:attack"  # the attack the hand parried, until the riposte reads it
+RAGNAR: Final = "ragnar"
 
 
 def start_parries(w: Work) -> None:
@@ -253,7 +253,7 @@ def _riposte(w: Work, cid: str, spent: bool = False) -> None:
     combat.check_victory(w)
 
 
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     HAND: PromptRule(_hand_answers, _hand_resolve),
     RIPOSTE: PromptRule(_riposte_answers, _riposte_resolve),
 }

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Final
 
 from backend.engine.squaregrid import line_of_sight, straight_middle
 
 from ..board import BOARD, WALL
 from ..state import Work
 
-W = BOARD.width
+W: Final = BOARD.width
 
 
 def _xy(i: int) -> tuple[int, int]:
@@ -46,8 +47,8 @@ def _adjacent_cells(a: int) -> frozenset[int]:
     return frozenset(out)
 
 
-ADJACENT = tuple(_adjacent_cells(a) for a in range(BOARD.width * BOARD.height))
-ARGOS = frozenset(BOARD.zones["argos"])
+ADJACENT: Final = tuple(_adjacent_cells(a) for a in range(BOARD.width * BOARD.height))
+ARGOS: Final = frozenset(BOARD.zones["argos"])
 
 
 def _static_blocker(w: Work) -> Callable[[int], bool]:

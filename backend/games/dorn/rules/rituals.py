@@ -13,7 +13,7 @@ rules/rituals_summons.py).  Their timeout default is the first listed answer (co
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from backend.engine.core import Action
 
@@ -30,18 +30,18 @@ from .summoning import bog_beasts_wait as bog_beasts_wait  # R01, read where mon
 Choices = Callable[[Work], list[dict[str, Any]]]
 Effect = Callable[[Work, dict[str, Any]], None]
 
-BLACK_FOUNTAIN = "R02"
-BLOODLUST = "R04"
-HUNGRY_RATS = "R05"
-THORNY_PORTALS = "R10"
-EARTH_AWAKENS = "R11"
-ZOMBIE_FRENZY = "R12"  # permanent: the block window (hero weapon attacks) reads ``in_play``
-BLOODLUST_BONUS = 2
-HUNGRY_RAT_MOVE = 9
-FOUNTAIN_CREATURE_HEAL = 2
-ICY_PRISON_NAMES = 3
-EARTH_AWAKENS_BARRIERS = 2
-THORN_LIFE = 1
+BLACK_FOUNTAIN: Final = "R02"
+BLOODLUST: Final = "R04"
+HUNGRY_RATS: Final = "R05"
+THORNY_PORTALS: Final = "R10"
+EARTH_AWAKENS: Final = "R11"
+ZOMBIE_FRENZY: Final = "R12"  # permanent: the block window (hero weapon attacks) reads ``in_play``
+BLOODLUST_BONUS: Final = 2
+HUNGRY_RAT_MOVE: Final = 9
+FOUNTAIN_CREATURE_HEAL: Final = 2
+ICY_PRISON_NAMES: Final = 3
+EARTH_AWAKENS_BARRIERS: Final = 2
+THORN_LIFE: Final = 1
 
 
 class RitualRule(NamedTuple):
@@ -107,7 +107,7 @@ def zorkal_move(s: State) -> int:
 
 # -- R03 Icy Prison ------------------------------------------------------------------------
 
-ICY_PRISON_NAME = "icy_prison"
+ICY_PRISON_NAME: Final = "icy_prison"
 
 
 def _icy_prison_choices(w: Work) -> list[dict[str, Any]]:
@@ -178,7 +178,7 @@ def thorny_portals(w: Work, hid: str, cell: int, by_blessing: bool) -> None:
 
 # -- R11 The Earth Awakens -----------------------------------------------------------------
 
-BARRIER_CELL = "barrier_cell"
+BARRIER_CELL: Final = "barrier_cell"
 
 
 def _earth_awakens_choices(w: Work) -> list[dict[str, Any]]:
@@ -214,7 +214,7 @@ def _barrier_placed(w: Work, seat: str, p: PromptState, a: Action) -> None:
 
 # -- the table -----------------------------------------------------------------------------
 
-RITUALS_IN_RULES: dict[str, RitualRule] = {
+RITUALS_IN_RULES: Final[dict[str, RitualRule]] = {
     SLIME_OF_DESPAIR: RitualRule(_none, None),  # bog_beasts_wait
     BLACK_FOUNTAIN: RitualRule(_none, None),  # fountains_heal_heroes, black_fountain_heal
     ICY_PRISON: RitualRule(_icy_prison_choices, _icy_prison),  # movement.imprisoned
@@ -271,7 +271,7 @@ def play_ritual(w: Work, action: dict[str, Any]) -> None:
 
 
 # Questions the Rituals ask after they are paid (rules/prompts.py).
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     ICY_PRISON_NAME: PromptRule(_icy_prison_answers, _icy_prison_named),
     BARRIER_CELL: PromptRule(_barrier_answers, _barrier_placed),
     **rituals_summons.PROMPTS,

@@ -13,7 +13,7 @@ Keeper's answers, never in a prompt's public data: the bag's contents are hidden
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -24,12 +24,12 @@ from . import summoning, variants
 from .movement import creature_may_enter
 from .prompts import PromptRule, ask
 
-REINFORCEMENTS = "R06"
-GHOSTLY_TRANSFORMATION = "R07"
-CURSE_OF_THE_DISCIPLES = "R08"
-DARK_FORTRESS = "R09"
-DARK_FORTRESS_MONSTERS = 2
-STRONG = "strong"  # the strong monster of the starting set (data: monsters.json, variants.json)
+REINFORCEMENTS: Final = "R06"
+GHOSTLY_TRANSFORMATION: Final = "R07"
+CURSE_OF_THE_DISCIPLES: Final = "R08"
+DARK_FORTRESS: Final = "R09"
+DARK_FORTRESS_MONSTERS: Final = 2
+STRONG: Final = "strong"  # the strong monster of the starting set (data: monsters.json, variants.json)
 
 Choices = Callable[[Work], list[dict[str, Any]]]
 Effect = Callable[[Work, dict[str, Any]], None]
@@ -54,7 +54,7 @@ def _around(w: Work, cell: int) -> list[int]:
 
 # -- R06 Reinforcements --------------------------------------------------------------------
 
-REINFORCEMENT = "reinforcement"
+REINFORCEMENT: Final = "reinforcement"
 
 
 def _empty_n_spaces(w: Work) -> list[int]:
@@ -125,9 +125,9 @@ def _reinforcement_placed(w: Work, seat: str, p: PromptState, a: Action) -> None
 
 # -- R07 Ghostly Transformation ------------------------------------------------------------
 
-GHOSTLY_FIRST = "ghostly_first"
-GHOSTLY_SECOND = "ghostly_second"
-GHOSTLY_STRONG = "ghostly_strong"
+GHOSTLY_FIRST: Final = "ghostly_first"
+GHOSTLY_SECOND: Final = "ghostly_second"
+GHOSTLY_STRONG: Final = "ghostly_strong"
 
 
 def _weak_neighbours(w: Work, mid: str) -> list[str]:
@@ -221,8 +221,8 @@ def _ghostly_strong(w: Work, seat: str, p: PromptState, a: Action) -> None:
 
 # -- R08 Curse of the Disciples ------------------------------------------------------------
 
-CURSE_ORDER = "curse_order"
-CURSE_CELL = "curse_cell"
+CURSE_ORDER: Final = "curse_order"
+CURSE_CELL: Final = "curse_cell"
 
 
 def _curse_choices(w: Work) -> list[dict[str, Any]]:
@@ -293,9 +293,9 @@ def _curse_placed(w: Work, seat: str, p: PromptState, a: Action) -> None:
 
 # -- R09 Dark Fortress ---------------------------------------------------------------------
 
-FORTRESS_TYPE = "fortress_type"
-FORTRESS_CELL = "fortress_cell"
-_CELLS = range(BOARD.width * BOARD.height)
+FORTRESS_TYPE: Final = "fortress_type"
+FORTRESS_CELL: Final = "fortress_cell"
+_CELLS: Final = range(BOARD.width * BOARD.height)
 
 
 def _fortress_cells(w: Work) -> list[int]:
@@ -358,14 +358,14 @@ def _fortress_placed(w: Work, seat: str, p: PromptState, a: Action) -> None:
 
 
 # (choices, effect) per card, for ``rituals.RITUALS_IN_RULES``.
-RULES: dict[str, tuple[Choices, Effect]] = {
+RULES: Final[dict[str, tuple[Choices, Effect]]] = {
     REINFORCEMENTS: (_reinforcements_choices, _reinforcements),
     GHOSTLY_TRANSFORMATION: (_ghostly_choices, _ghostly),
     CURSE_OF_THE_DISCIPLES: (_curse_choices, _curse),
     DARK_FORTRESS: (_fortress_choices, _fortress),
 }
 
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     REINFORCEMENT: PromptRule(_reinforcement_answers, _reinforcement_placed),
     GHOSTLY_FIRST: PromptRule(_ghostly_first_answers, _ghostly_first),
     GHOSTLY_SECOND: PromptRule(_ghostly_second_answers, _ghostly_second),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action, InvalidOptions, Transition
 from backend.engine.rng import Rng
@@ -28,24 +28,28 @@ from ..state import KEEPER, HeroState, PromptState, State, Work, copy_json, xy
 from . import obstacles, summoning, turns, variants
 from .prompts import PromptRule, ask
 
-HEROES_PER_GAME: int = RULES["heroes_per_game"]
-MAX_HERO_SEATS: int = RULES["max_hero_seats"]
-FOUR: dict[str, Any] = VARIANTS[variants.FOUR_HEROES]
-CLOCK: dict[str, Any] = VARIANTS[variants.REAL_DAY_NIGHT]
+HEROES_PER_GAME: Final[int] = RULES["heroes_per_game"]
+MAX_HERO_SEATS: Final[int] = RULES["max_hero_seats"]
+FOUR: Final[dict[str, Any]] = VARIANTS[variants.FOUR_HEROES]
+CLOCK: Final[dict[str, Any]] = VARIANTS[variants.REAL_DAY_NIGHT]
 
 
 # The engine limits of content 5.12 and their largest values.  Simulations use 200, 40 and 1;
 # the bounds keep a table's options encodable (a round_limit of 2**70 was accepted and then
 # broke every welcome) and are what options_schema publishes.
-ENGINE_LIMITS: dict[str, int] = {"round_limit": 1000, "phase_action_limit": 1000, "take_back_limit": 100}
+ENGINE_LIMITS: Final[dict[str, int]] = {
+    "round_limit": 1000,
+    "phase_action_limit": 1000,
+    "take_back_limit": 100,
+}
 
 # Watching from a side (issue 14.4; docs/rules/dorn.md "Watching from a side"): which sides
 # spectators may watch with, and how many full rounds behind.  The server's options, not the
 # rules': they are kept out of the state, so they change no state hash (tables and records
 # stored before them replay unchanged).
-SIDE_WATCHING = ("off", "heroes", "keeper", "both")
-WATCH_ROUNDS = (1, 3)
-WATCH_OPTIONS = ("side_watching", "side_watch_rounds")
+SIDE_WATCHING: Final = ("off", "heroes", "keeper", "both")
+WATCH_ROUNDS: Final = (1, 3)
+WATCH_OPTIONS: Final = ("side_watching", "side_watch_rounds")
 
 
 def _side_watching(options: Mapping[str, Any]) -> tuple[str, int]:
@@ -311,7 +315,7 @@ def in_game_artifacts(options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 # The Cave-in sites X1-X8 (content 1.4) by id, read once from the board data.
-_X_SITES = {
+_X_SITES: Final = {
     x["id"]: BOARD.idx(x["x"], x["y"]) for x in load_json("board.json")["specials"] if x["kind"] == "X"
 }
 
@@ -323,7 +327,7 @@ def cave_in_sites() -> list[int]:
 
 
 # S11 Cave-in (content 6.3, 5.10): the Keeper's setup question, asked once per token.
-CAVE_IN_SITE = "cave_in_site"
+CAVE_IN_SITE: Final = "cave_in_site"
 
 
 def ask_cave_in(w: Work, left: int) -> None:
@@ -355,4 +359,4 @@ def _place_cave_in(w: Work, seat: str, p: PromptState, a: Action) -> None:
         turns.start_keeper_turn(w)
 
 
-PROMPTS: dict[str, PromptRule] = {CAVE_IN_SITE: PromptRule(_cave_in_sites, _place_cave_in)}
+PROMPTS: Final[dict[str, PromptRule]] = {CAVE_IN_SITE: PromptRule(_cave_in_sites, _place_cave_in)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -28,16 +28,16 @@ from .movement import creature_may_enter
 from .prompts import PromptRule, ask
 from .weapons import ABILITIES, has
 
-FIREBALL = "alm.fireball"
-TELEPORT = "alm.teleport"
-BLIZZARD = "alm.blizzard"
-ARCHMAGE = "alm.archmage"
-REGEN = "gor.regen"
-AURA = "gor.aura"
-HOLY_PEACE = "gor.holypeace"
-APOCALYPSE = "gor.apocalypse"
+FIREBALL: Final = "alm.fireball"
+TELEPORT: Final = "alm.teleport"
+BLIZZARD: Final = "alm.blizzard"
+ARCHMAGE: Final = "alm.archmage"
+REGEN: Final = "gor.regen"
+AURA: Final = "gor.aura"
+HOLY_PEACE: Final = "gor.holypeace"
+APOCALYPSE: Final = "gor.apocalypse"
 
-HOLY_PEACE_PROMPT = "holy_peace"
+HOLY_PEACE_PROMPT: Final = "holy_peace"
 
 
 def cost(w: Work, hid: str, ability: str) -> int:
@@ -331,7 +331,7 @@ def _holy_peace_step(w: Work, seat: str, p: PromptState, a: Action) -> None:
     _next_holy_peace(w, p["data"]["hero"], [m for m in p["data"]["monsters"] if m != mid])
 
 
-SPELLS: dict[str, Callable[[Work, Action], None]] = {
+SPELLS: Final[dict[str, Callable[[Work, Action], None]]] = {
     FIREBALL: _fireball,
     TELEPORT: _teleport,
     BLIZZARD: _blizzard,
@@ -340,7 +340,7 @@ SPELLS: dict[str, Callable[[Work, Action], None]] = {
     HOLY_PEACE: _holy_peace,
     APOCALYPSE: _apocalypse,
 }
-_ALL = {**SPELLS, **footwork.MOVES}
+_ALL: Final = {**SPELLS, **footwork.MOVES}
 
 
 def perform(w: Work, a: Action) -> None:
@@ -349,4 +349,4 @@ def perform(w: Work, a: Action) -> None:
     combat.check_deaths(w)  # a fireball may kill heroes (ruling 43); a life cost never does
 
 
-PROMPTS: dict[str, PromptRule] = {HOLY_PEACE_PROMPT: PromptRule(_holy_peace_answers, _holy_peace_step)}
+PROMPTS: Final[dict[str, PromptRule]] = {HOLY_PEACE_PROMPT: PromptRule(_holy_peace_answers, _holy_peace_step)}

@@ -8,7 +8,7 @@ Slime of Despair (R01), the one Ritual this module reads, is read from ``rituals
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from ..board import BOARD
 from ..catalog import MONSTERS, STRONG_TYPES, STRONG_ZONES, WEAK_CAP, WEAK_TYPES
@@ -16,14 +16,14 @@ from ..state import State, Work, cell_name, xy
 from .effects import in_play
 from .movement import CREATURE_CLOSED, CREATURE_OPEN
 
-SLIME_OF_DESPAIR = "R01"
+SLIME_OF_DESPAIR: Final = "R01"
 # Zorkal's summoning abilities (content 2.4): coven from level 2, pandemonium from level 3.
-COVEN_LEVEL = 2
-COVEN_EXTRA_WEAK = 1
-PANDEMONIUM_LEVEL = 3
-DAY_WEAK = 1  # RB Summoning: Day 1 weak; Night 2 weak or 1 strong
-NIGHT_WEAK = 2
-PANDEMONIUM_ZONES = ("crypt", "graveyard")  # besides the Dark Temple (content 2.4, 3.1)
+COVEN_LEVEL: Final = 2
+COVEN_EXTRA_WEAK: Final = 1
+PANDEMONIUM_LEVEL: Final = 3
+DAY_WEAK: Final = 1  # RB Summoning: Day 1 weak; Night 2 weak or 1 strong
+NIGHT_WEAK: Final = 2
+PANDEMONIUM_ZONES: Final = ("crypt", "graveyard")  # besides the Dark Temple (content 2.4, 3.1)
 
 
 def bog_beasts_wait(s: State) -> bool:

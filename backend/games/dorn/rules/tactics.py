@@ -18,6 +18,8 @@ the hero turn (heroes) or of the Keeper turn (creatures).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board import BOARD
 from ..catalog import HEROES
 from ..state import State, Work, cell_name
@@ -25,7 +27,7 @@ from . import variants
 from .effects import UNTIL_HERO_END, UNTIL_KEEPER_END
 
 # The lasting effect of a figure that fled this turn: ``FLED + figure id`` (rules/effects.py).
-FLED = "fled:"
+FLED: Final = "fled:"
 
 
 def playing(s: State) -> bool:

@@ -7,7 +7,7 @@ every hero seat sees them, the Keeper and spectators only see how many a hero ho
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -101,7 +101,7 @@ def hidden_monster(w: Work, hid: str, mtype: str) -> None:
     )
 
 
-HIDDEN_MONSTER = "hidden_monster"
+HIDDEN_MONSTER: Final = "hidden_monster"
 
 
 def _hidden_cells(w: Work, p: PromptState) -> list[Action]:
@@ -118,7 +118,7 @@ def _place_hidden(w: Work, seat: str, p: PromptState, a: Action) -> None:
 
 
 # The default is the first listed cell, in reading order (content 5.10).
-PROMPTS: dict[str, PromptRule] = {HIDDEN_MONSTER: PromptRule(_hidden_cells, _place_hidden)}
+PROMPTS: Final[dict[str, PromptRule]] = {HIDDEN_MONSTER: PromptRule(_hidden_cells, _place_hidden)}
 
 
 # ---------------------------------------------------------------------------------------

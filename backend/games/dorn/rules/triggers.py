@@ -10,28 +10,32 @@ Once-per-turn uses go in the hero's ``used`` list (ruling 37; reset in rules/tur
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board import BOARD
 from ..catalog import HEROES, MONSTERS
 from ..state import ZORKAL, HeroState, Work
 from .variants import max_life
 
 # The attack step's code (``turns.HERO_ATTACKS``; turns imports combat, which imports this).
-ATTACK_STEP = "H3"
+ATTACK_STEP: Final = "H3"
 
 # In a hero's ``used``: the hero spent at least one action this hero turn (``cho.earth``).
-ACTED = "acted"
+ACTED: Final = "acted"
 
 # The levels of every non-basic ability (data/heroes.json ``abilities``), by id.
-LEVELS: dict[str, list[int]] = {a["id"]: a["levels"] for h in HEROES.values() for a in h.get("abilities", [])}
-NAMES: dict[str, str] = {a["id"]: a["name"] for h in HEROES.values() for a in h.get("abilities", [])}
+LEVELS: Final[dict[str, list[int]]] = {
+    a["id"]: a["levels"] for h in HEROES.values() for a in h.get("abilities", [])
+}
+NAMES: Final[dict[str, str]] = {a["id"]: a["name"] for h in HEROES.values() for a in h.get("abilities", [])}
 
 # Vargen's bites (content 2.3): ability id and the monster types whose kill heals him 1.
-BITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+BITES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("var.fresh", ("rat", "bogbeast")),
     ("var.stale", ("skeleton", "zombie")),
     ("var.brutal", tuple(t for t, m in MONSTERS.items() if m["class"] == "strong")),
 )
-BITE_NAMES = {bite: NAMES[bite] for bite, _ in BITES}
+BITE_NAMES: Final = {bite: NAMES[bite] for bite, _ in BITES}
 
 
 def has(w: Work, hid: str, ability: str) -> bool:

@@ -5,6 +5,8 @@ game past every step in which nobody owes a decision.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board import BOARD
 from ..catalog import MONSTERS, RULES, TIE_BREAK, hero_stat
 from ..state import KEEPER as KEEPER  # defined in state.py (a leaf); rules and bots import it here
@@ -27,21 +29,21 @@ from .movement import creature_can_move
 
 # The steps that wait for a decision, by their rulebook numbers.  The stored values are the
 # codes saved tables hold (and hash): rename the constants freely, never their values.
-BLOOD_STEP = "K1"  # Ritual, Zorkal's level
-SUMMONING = "K2"
-MONSTER_MOVES = "K3"
-DECLARATIONS = "K4"  # the monsters' attack declarations
-PARRIES = "K4P"  # K4.2, the heroes' answer to the declarations
-BLESSINGS = "H1"
-HERO_MOVES = "H2"
-HERO_ATTACKS = "H3"  # attacks and spells
+BLOOD_STEP: Final = "K1"  # Ritual, Zorkal's level
+SUMMONING: Final = "K2"
+MONSTER_MOVES: Final = "K3"
+DECLARATIONS: Final = "K4"  # the monsters' attack declarations
+PARRIES: Final = "K4P"  # K4.2, the heroes' answer to the declarations
+BLESSINGS: Final = "H1"
+HERO_MOVES: Final = "H2"
+HERO_ATTACKS: Final = "H3"  # attacks and spells
 
 # Abilities used once per Keeper turn (ruling 37); every other once-per-turn use is per hero turn.
-KEEPER_TURN_USES = ("rag.riposte", "rag.hand")
+KEEPER_TURN_USES: Final = ("rag.riposte", "rag.hand")
 
-KEEPER_PHASES = (BLOOD_STEP, SUMMONING, MONSTER_MOVES, DECLARATIONS)
-HERO_PHASES = (BLESSINGS, HERO_MOVES, HERO_ATTACKS)
-PHASE_NAMES = {
+KEEPER_PHASES: Final = (BLOOD_STEP, SUMMONING, MONSTER_MOVES, DECLARATIONS)
+HERO_PHASES: Final = (BLESSINGS, HERO_MOVES, HERO_ATTACKS)
+PHASE_NAMES: Final = {
     BLOOD_STEP: "the Keeper's Blood step (Ritual, Zorkal's level)",
     SUMMONING: "the Keeper's summoning",
     MONSTER_MOVES: "the monsters' movement",
@@ -53,8 +55,8 @@ PHASE_NAMES = {
 }
 # Each step and the one after it (the last Keeper step opens the parries, the last hero step
 # ends the hero turn: both are functions below, not steps).
-_NEXT_KEEPER = {BLOOD_STEP: SUMMONING, SUMMONING: MONSTER_MOVES, MONSTER_MOVES: DECLARATIONS}
-_NEXT_HERO = {BLESSINGS: HERO_MOVES, HERO_MOVES: HERO_ATTACKS}
+_NEXT_KEEPER: Final = {BLOOD_STEP: SUMMONING, SUMMONING: MONSTER_MOVES, MONSTER_MOVES: DECLARATIONS}
+_NEXT_HERO: Final = {BLESSINGS: HERO_MOVES, HERO_MOVES: HERO_ATTACKS}
 
 
 def is_day(k: int) -> bool:
@@ -164,7 +166,9 @@ def can_bat(m: MonsterState) -> bool:
     return m["type"] in BAT_TYPES and not m["moved"] and not m["bat"] and not m["frozen"]
 
 
-BAT_TYPES: frozenset[str] = frozenset(t for t, kind in MONSTERS.items() if "bat_move" in kind)  # the vampire
+BAT_TYPES: Final[frozenset[str]] = frozenset(
+    t for t, kind in MONSTERS.items() if "bat_move" in kind
+)  # the vampire
 
 
 def end_keeper_phase(w: Work) -> None:
@@ -262,7 +266,7 @@ def hero_phase_seats(w: Work) -> list[str]:
 
 # Real Day and Night (rules/clock.py): a hero seat whose time ran out owes nothing more until H5;
 # the effect ``OUT_OF_TIME + seat`` lasts until the end of the hero turn.
-OUT_OF_TIME = "time_up:"
+OUT_OF_TIME: Final = "time_up:"
 
 
 def may_take_back(w: Work, seat: str) -> bool:
@@ -287,7 +291,7 @@ def may_take_back(w: Work, seat: str) -> bool:
 
 
 # ``cmds`` also counts each seat's take-backs in the open step, under this prefix.
-TAKE_BACKS = "take_back:"
+TAKE_BACKS: Final = "take_back:"
 
 
 def end_hero_phase(w: Work) -> None:

@@ -13,7 +13,7 @@ back move by move, the last first.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from backend.engine.core import Action
 
@@ -22,7 +22,7 @@ from ..state import State, Work, cell_name, placed, xy
 from .turns import HERO_MOVES
 
 # The events a move may make and still be taken back.
-QUIET = frozenset({"hero_move"})
+QUIET: Final = frozenset({"hero_move"})
 
 
 def record(w: Work, seat: str, hid: str, before: dict[str, Any], first_event: int) -> None:

@@ -9,18 +9,18 @@ lives in data/variants.json; nothing here is a constant of its own.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..catalog import RITUALS, STARTING_MONSTERS, VARIANTS, ZORKAL_STATS, hero_stat
 
-RANDOM_GROUP = "random_group"
-MISSING_ARTIFACT = "missing_artifact"
-CAVE_IN = "cave_in"
-TACTICS = "tactics_and_flight"
-REAL_DAY_NIGHT = "real_day_and_night"
-FOUR_HEROES = "four_heroes"
+RANDOM_GROUP: Final = "random_group"
+MISSING_ARTIFACT: Final = "missing_artifact"
+CAVE_IN: Final = "cave_in"
+TACTICS: Final = "tactics_and_flight"
+REAL_DAY_NIGHT: Final = "real_day_and_night"
+FOUR_HEROES: Final = "four_heroes"
 
-FOUR = VARIANTS[FOUR_HEROES]
+FOUR: Final = VARIANTS[FOUR_HEROES]
 
 
 def on(options: Mapping[str, Any], variant: str) -> bool:

@@ -21,7 +21,7 @@ the start of H2 (``gue.advance``), both asked with prompts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from backend.engine.core import Action
 
@@ -32,28 +32,28 @@ from . import blocking, combat, movement, obstacles, reach, tactics, treasure, t
 from .effects import UNTIL_HERO_END
 from .prompts import PromptRule, ask
 
-W = BOARD.width
+W: Final = BOARD.width
 
 # Every ability of data/heroes.json "abilities", by id (with its hero).
-ABILITIES: dict[str, dict[str, Any]] = {
+ABILITIES: Final[dict[str, dict[str, Any]]] = {
     a["id"]: {**a, "hero": hid} for hid, h in HEROES.items() for a in h.get("abilities", [])
 }
-BASIC: dict[str, dict[str, Any]] = {a["id"]: a for h in HEROES.values() for a in h["basic"]}
+BASIC: Final[dict[str, dict[str, Any]]] = {a["id"]: a for h in HEROES.values() for a in h["basic"]}
 
-AXE = "cho.axe"
-WHIRLWIND = "cho.whirlwind"
-ADVANCE = "cho.advance"
-PIERCE = "ele.pierce"
-BOW = "gue.bow"
-INEXORABLE = "gue.advance"
-KNIFE = "gue.knife"
-AXE_ACTIONS = (AXE, WHIRLWIND)
+AXE: Final = "cho.axe"
+WHIRLWIND: Final = "cho.whirlwind"
+ADVANCE: Final = "cho.advance"
+PIERCE: Final = "ele.pierce"
+BOW: Final = "gue.bow"
+INEXORABLE: Final = "gue.advance"
+KNIFE: Final = "gue.knife"
+AXE_ACTIONS: Final = (AXE, WHIRLWIND)
 
 # Prompt kinds.
-BLOCK = "block"
-TACTICAL_ADVANCE = "tactical_advance"
-KNIFE_MASTER = "knife_master"
-INEXORABLE_ADVANCE = "inexorable_advance"
+BLOCK: Final = "block"
+TACTICAL_ADVANCE: Final = "tactical_advance"
+KNIFE_MASTER: Final = "knife_master"
+INEXORABLE_ADVANCE: Final = "inexorable_advance"
 
 
 def has(w: Work, hid: str, ability: str) -> bool:
@@ -421,7 +421,7 @@ def _inexorable(w: Work, seat: str, p: PromptState, a: Action) -> None:
     run(w, {"hero": hid, "with": BOW, "hits": [a["target"]], "killed": [], "then": INEXORABLE})
 
 
-PROMPTS: dict[str, PromptRule] = {
+PROMPTS: Final[dict[str, PromptRule]] = {
     BLOCK: PromptRule(_block_answers, _block),
     TACTICAL_ADVANCE: PromptRule(_advance_answers, _advance),
     KNIFE_MASTER: PromptRule(_knife_answers, _knife),
