@@ -53,7 +53,7 @@ import websockets  # noqa: E402
 
 from backend.play import patch  # noqa: E402
 from bench.seqwait import SeqTracker  # noqa: E402
-from bench.server_metrics import commit_histogram, histogram_quantile, totals  # noqa: E402
+from bench.server_metrics import Commits, commit_figures, commits  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
 
 try:
@@ -407,22 +407,13 @@ async def drive_servers(
                          args.spectators, phase, stats, random.Random(rnd.random()))
             for g in range(args.tables)
         ]  # fmt: skip
-    probed: list[tuple[dict[float, float], tuple[float, float]]] = []
-
-    async def commits() -> tuple[dict[float, float], tuple[float, float]]:
-        base = servers[0].base_url
-        return await commit_histogram(base), await totals(base, "dragontable_commit_batch_size")
-
+    probed: list[Commits] = []
     elapsed, cpu = await timed(drivers, args.warmup, args.seconds, [s.pid for s in servers], phase, stats,
-                               commits, probed)  # fmt: skip
+                               lambda: commits(servers[0].base_url), probed)  # fmt: skip
     real = stats.summary(elapsed)
     real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
-    # The server's own account (its first worker's): an action's arrival to its durable commit,
-    # and the actions a group commit wrote at once.
-    (before, (batched0, batches0)), (after, (batched1, batches1)) = probed
-    real["commit_p50_ms"] = histogram_quantile(before, after, 0.5)
-    real["commit_p99_ms"] = histogram_quantile(before, after, 0.99)
-    real["actions_per_commit"] = round((batched1 - batched0) / max(1.0, batches1 - batches0), 1)
+    # The server's own account of its commits (its first worker's), over the same window.
+    real.update(commit_figures(*probed))
     connections = args.seats + args.spectators
     per = max(1, stats.actions) * connections
     real["update_bytes_per_action_per_connection"] = round(real.pop("update_bytes") / per, 1)

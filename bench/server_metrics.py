@@ -40,9 +40,23 @@ async def seats_histogram(base: str) -> dict[float, float]:
     return await histogram(base, "dragontable_action_seats_seconds")
 
 
-async def commit_histogram(base: str) -> dict[float, float]:
-    """An action's arrival to its durable commit (the group commit's wait), from /metrics."""
-    return await histogram(base, "dragontable_action_commit_seconds")
+Commits = tuple[dict[float, float], tuple[float, float]]
+
+
+async def commits(base: str) -> Commits:
+    """The commits so far: an action's arrival to its durable commit (the group commit's wait),
+    and the batches' sum and count, from /metrics."""
+    return await histogram(base, "dragontable_action_commit_seconds"), await totals(base, "dragontable_commit_batch_size")
+
+
+def commit_figures(before: Commits, after: Commits) -> dict[str, float | None]:
+    """Between two reads of ``commits``: the wait's p50 and p99 (ms), and actions per commit."""
+    (waits0, (batched0, batches0)), (waits1, (batched1, batches1)) = before, after
+    return {
+        "commit_p50_ms": histogram_quantile(waits0, waits1, 0.5),
+        "commit_p99_ms": histogram_quantile(waits0, waits1, 0.99),
+        "actions_per_commit": round((batched1 - batched0) / max(1.0, batches1 - batches0), 1),
+    }
 
 
 def histogram_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:

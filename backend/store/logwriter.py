@@ -2,7 +2,7 @@
 
 Separate from store/repository.py because it works beside SQLAlchemy rather than through it:
 SQL compiled once (``Statement``) and run on the driver's own cursor, for the cost
-``LogWriter`` gives.  The group-commit thread (store/writer.py) calls it through
+``LogWriter`` gives.  The group commit (store/writer.py: the event loop or its thread) calls it through
 ``Repository.append_batch``, which also decides what a failed batch does.
 """
 
