@@ -40,7 +40,7 @@ def traced(tmp_path: Any) -> Iterator[tuple[Repository, list[str]]]:
 def action(table_id: str, seq: int, n: int, *, snapshot: bool = False) -> ActionWrite:
     events = [LoggedEvent(f"kind{k}", {"n": n, "k": k}, None if k else ["p1"]) for k in range(3)]
     return ActionWrite(table_id, seq, "p1", {"type": "roll", "n": n}, f"a{n}", n % 2 == 0, f"h{n}", events,
-                       snapshot='{"state": %d}' % n if snapshot else None)  # fmt: skip
+                       snapshot=f'{{"state": {n}}}' if snapshot else None)  # fmt: skip
 
 
 def test_a_batch_of_many_tables_is_a_few_statements_and_stores_every_row(
