@@ -30,6 +30,11 @@ LEAN = "backend.play.wsserver:LeanWebSocketProtocol"
 SCOPE_KEY = "dragontable.socket"  # the scope's LeanWebSocketProtocol, while it is connected
 
 
+def _frame(text: str) -> bytes:
+    """``text`` as a server's text frame: unmasked, so the same bytes for every socket."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
 class _LastFrame:
     """The frame of the text last written: a step sends one text to a run of sockets."""
 
@@ -41,7 +46,7 @@ class _LastFrame:
 
     def of(self, text: str) -> bytes:
         if text is not self.text:
-            self.text, self.frame = text, Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+            self.text, self.frame = text, _frame(text)
         return self.frame
 
 
@@ -176,7 +181,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         one system call and one segment instead of two), as ``write_text`` would write them."""
         if not self._takes_frames():
             return False
-        self.transport.write(Frame(Opcode.TEXT, first.encode()).serialize(mask=False) + _last.of(then))
+        self.transport.write(_frame(first) + _last.of(then))
         return True
 
 

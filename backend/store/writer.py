@@ -10,7 +10,7 @@ tables handed over during one turn at the start of the next, as Redis writes its
 file before it sleeps. On SQLite the loop does it (``Settings.commit_writer``): a thread took
 the GIL back from the loop several times a batch, each time waiting for the loop to let it go,
 and the commit's wait was most of an action's latency at 1,000 actions/s (bench/README.md,
-"commits on the loop"). On PostgreSQL a commit is a round trip the loop must not sit through.
+Server, "the commit's wait"). On PostgreSQL a commit is a round trip the loop must not sit through.
 """
 
 from __future__ import annotations
@@ -51,18 +51,19 @@ class CommitWriter:
         self.max_batch = max_batch
         self.inline = inline
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="commit-writer", daemon=True)
+        # The writer's own thread; none when the loop writes.
+        self._thread = None if inline else threading.Thread(target=self._run, name="commit-writer", daemon=True)
         # Inline: the jobs of each event loop since its last turn wrote them.
         self._turn: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
         self.batches = 0
         self.items = 0
 
     def start(self) -> None:
-        if not self.inline:
+        if self._thread is not None:
             self._thread.start()
 
     def stop(self) -> None:
-        if not self.inline:
+        if self._thread is not None:
             self._queue.put(_STOP)
             self._thread.join(timeout=10)
 
