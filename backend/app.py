@@ -26,6 +26,7 @@ from backend.play.bus import make_bus
 from backend.play.metrics import Metrics
 from backend.play.tables import Tables
 from backend.play.ws import TABLE_PATH, table_socket
+from backend.store.checkpoint import Checkpoints, checkpoints_in_thread
 from backend.store.db import make_engine, make_sessionmaker
 from backend.store.repository import Repository
 from backend.store.writer import CommitWriter
@@ -61,13 +62,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url)
+        own_checkpoints = checkpoints_in_thread(settings.database_url)
+        engine = make_engine(settings.database_url, autocheckpoint=not own_checkpoints)
         repo = Repository(make_sessionmaker(engine))
         metrics = Metrics()
+        checkpoints = Checkpoints(engine, on_checkpoint=metrics.checkpoint_pages.observe) if own_checkpoints else None
+
+        def on_batch(actions: int) -> None:
+            metrics.batch_size.observe(actions)
+            if checkpoints is not None:
+                checkpoints.wrote()
+
         mode = settings.commit_writer
         inline = mode == "loop" or (mode == "auto" and engine.dialect.name == "sqlite")
-        writer = CommitWriter(repo, on_batch=metrics.batch_size.observe, inline=inline)
+        writer = CommitWriter(repo, on_batch=on_batch, inline=inline)
         writer.start()
+        if checkpoints is not None:
+            checkpoints.start()
         tables = Tables(settings, repo, writer, make_bus(settings.redis_url), metrics)
         await tables.start()
         app.state.metrics = metrics
@@ -82,6 +93,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await sweeper
             await tables.stop()
             writer.stop()
+            if checkpoints is not None:
+                checkpoints.stop()
             engine.dispose()
             log.info("worker %s stopped", tables.worker_id, extra={"worker": tables.worker_id})
 

@@ -14,6 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05,
                    0.1, 0.25, 0.5, 1.0, 2.5, 10.0)  # fmt: skip
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+PAGE_BUCKETS = (0, 10, 100, 250, 500, 1000, 2000, 4000, 8000)
 # The players' path is a few milliseconds: finer steps there, so that a percentile read off the
 # buckets tells 4 ms from 5 (bench/capacity.py compares it with and without spectators).
 SEAT_BUCKETS = (0.0005, 0.001, 0.0015, 0.002, 0.0025, 0.003, 0.004, 0.005, 0.006, 0.008, 0.01, 0.015, 0.02,
@@ -47,6 +48,10 @@ class Metrics:
         self.batch_size = Histogram(
             "dragontable_commit_batch_size", "Actions per group commit (one transaction).",
             buckets=BATCH_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.checkpoint_pages = Histogram(
+            "dragontable_checkpoint_pages", "Pages each SQLite checkpoint copied from the WAL (store/checkpoint.py).",
+            buckets=PAGE_BUCKETS, registry=r,
         )  # fmt: skip
         self.connections = Gauge(
             "dragontable_connections", "Open table WebSockets, by kind.", ["kind"], registry=r

@@ -42,7 +42,9 @@ def json_dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def make_engine(url: str, **kwargs: Any) -> Engine:
+def make_engine(url: str, *, autocheckpoint: bool = True, **kwargs: Any) -> Engine:
+    """``autocheckpoint=False``: a SQLite connection never checkpoints the WAL when it commits
+    (the server runs them in a thread: store/checkpoint.py)."""
     ensure_sqlite_dir(url)
     kwargs.setdefault("json_serializer", json_dumps)
     if make_url(url).get_backend_name() == "sqlite":
@@ -55,6 +57,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
+            if not autocheckpoint:
+                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
