@@ -23,7 +23,7 @@ import websockets
 from starlette.websockets import WebSocketState
 from uvicorn.importer import import_from_string
 from websockets.client import ClientProtocol
-from websockets.frames import Opcode
+from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
@@ -96,6 +96,8 @@ def test_a_frame_made_once_reads_back_as_its_text_whatever_its_length() -> None:
         client.receive_data(frame)
         (got,) = client.events_received()
         assert got.opcode is Opcode.TEXT and got.fin and got.data.decode() == text
+        # The header spelled by hand is the one websockets makes for a server's text frame.
+        assert frame == Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
     other = "é" * 2  # an equal text that is another object is framed again, alike
     assert last.of(other) == last.of("é" + "é")
 

@@ -110,7 +110,7 @@ def test_the_thread_keeps_the_wal_short_and_copies_the_rest_when_it_stops(
             play(repo, ids, 20, first=start, checkpoints=checkpoints)
             # One checkpoint at least between each 20 commits: the test does not race the thread.
             done = len(copied)
-            until(lambda: len(copied) > done)
+            until(lambda done=done: len(copied) > done)
     finally:
         checkpoints.stop()
     assert checkpoints.restarts >= 5
