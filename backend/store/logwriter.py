@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam, insert, update
 
 from .db import writing
-from .models import ActionRow, EventRow, GameTable, Snapshot
+from .models import ActionRow, GameTable, Snapshot
 from .records import ActionWrite, Conflict, Unsavable
 
 # Built once: the writer runs these for every action of every table.
@@ -99,14 +99,12 @@ class LogWriter:
         self.integrity = dbapi.IntegrityError  # type: ignore[union-attr]
         # The data of one action the database cannot take (PostgreSQL: a NUL in a text column).
         self.data_error = dbapi.DataError  # type: ignore[union-attr]
-        a, e, n = ActionRow.__table__.c, EventRow.__table__.c, Snapshot.__table__.c
+        a, n = ActionRow.__table__.c, Snapshot.__table__.c
         self.move = Statement(engine, _MOVE)
         self.finish = Statement(engine, _FINISH)
         self.action = Statement(engine, insert(ActionRow.__table__).inline(),
                                  [a.table_id.key, a.seq.key, a.seat.key, a.action.key, a.action_id.key,
-                                  a.by_timeout.key, a.state_hash.key, a.created_at.key])  # fmt: skip
-        self.event = Statement(engine, insert(EventRow.__table__).inline(),
-                                [e.table_id.key, e.seq.key, e.idx.key, e.kind.key, e.data.key, e.to_seats.key])  # fmt: skip
+                                  a.by_timeout.key, a.state_hash.key, a.created_at.key, a.events.key])  # fmt: skip
         self.snapshot = Statement(engine, insert(Snapshot.__table__).inline(),
                                    [n.table_id.key, n.seq.key, n.state.key, n.state_hash.key])  # fmt: skip
         # UPDATE ... FROM: SQLite 3.33.
@@ -180,16 +178,9 @@ class LogWriter:
         self._insert(cur, self.action, [
             {"table_id": i.table_id, "seq": i.seq, "seat": i.seat, "action": i.action,
              "action_id": i.action_id, "by_timeout": i.by_timeout, "state_hash": i.state_hash,
-             "created_at": stamp}
+             "created_at": stamp, "events": [[ev.kind, ev.data, ev.to] for ev in i.events]}
             for i in batch
         ])  # fmt: skip
-        events = [
-            {"table_id": i.table_id, "seq": i.seq, "idx": n, "kind": ev.kind, "data": ev.data, "to_seats": ev.to}
-            for i in batch
-            for n, ev in enumerate(i.events)
-        ]  # fmt: skip
-        if events:
-            self._insert(cur, self.event, events)
         snapshots = [
             {"table_id": i.table_id, "seq": i.seq, "state": i.snapshot, "state_hash": i.state_hash}
             for i in batch

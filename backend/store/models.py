@@ -121,21 +121,10 @@ class ActionRow(Base):
     # Replays check every recorded one; the export fills the others by replay.
     state_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class EventRow(Base):
-    """The events of each action, with their audience (null: public)."""
-
-    __tablename__ = "event"
-    __table_args__ = (Index("ix_event_table_seq", "table_id", "seq"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
-    seq: Mapped[int] = mapped_column(Integer)
-    idx: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(64))
-    data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    to_seats: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    # The events the action made, in order, each ``[kind, data, to]`` (``to``: the seats that
+    # see it, null for everyone). In the action's row, not rows of their own: one row and two
+    # JSON values an action instead of ≈ 4 and 7 (migrations/versions/0005).
+    events: Mapped[list[Any]] = mapped_column(JSON)
 
 
 class Snapshot(Base):

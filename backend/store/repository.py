@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from .chatlog import ChatLog
 from .db import write_transaction, writing
 from .logwriter import LogWriter
-from .models import ActionRow, ChatLine, EventRow, GameTable, Player, SeatRow, Snapshot
+from .models import ActionRow, ChatLine, GameTable, Player, SeatRow, Snapshot
 from .records import (
     RECENT_ACTION_IDS,
     ActionWrite,
@@ -113,6 +113,11 @@ _ACTIONS_AFTER = (
 )
 _ACTIONS_BETWEEN = (
     select(_A.seq, _A.seat, _A.action, _A.action_id, _A.state_hash, _A.by_timeout)
+    .where(_A.table_id == bindparam("t"), _A.seq > bindparam("after"), _A.seq <= bindparam("upto"))
+    .order_by(_A.seq)
+)
+_EVENTS_BETWEEN = (
+    select(_A.seq, _A.events)
     .where(_A.table_id == bindparam("t"), _A.seq > bindparam("after"), _A.seq <= bindparam("upto"))
     .order_by(_A.seq)
 )
@@ -410,15 +415,13 @@ class Repository(ChatLog):
         return self.actions_after(table_id, 0)
 
     def events_between(self, table_id: str, after: int, upto: int) -> dict[int, list[LoggedEvent]]:
-        with self.sessions() as s:
-            out: dict[int, list[LoggedEvent]] = {}
-            for r in s.scalars(
-                select(EventRow)
-                .where(EventRow.table_id == table_id, EventRow.seq > after, EventRow.seq <= upto)
-                .order_by(EventRow.seq, EventRow.idx)
-            ):
-                out.setdefault(r.seq, []).append(LoggedEvent(r.kind, dict(r.data), r.to_seats))
-            return out
+        """The events of the actions after ``after`` up to ``upto``, by seq (actions that made
+        none are left out)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_EVENTS_BETWEEN, {"t": table_id, "after": after, "upto": upto})
+            return {
+                seq: [LoggedEvent(kind, dict(data), to) for kind, data, to in events] for seq, events in rows if events
+            }
 
     def count_actions(self, table_id: str) -> int:
         with self.sessions() as s:
@@ -459,6 +462,6 @@ class Repository(ChatLog):
     def delete_table(self, table_id: str) -> None:
         """Used by tests and operations only."""
         with writing(self.engine), self.sessions.begin() as s:
-            for model in (ChatLine, EventRow, Snapshot, ActionRow, SeatRow):
+            for model in (ChatLine, Snapshot, ActionRow, SeatRow):
                 s.execute(delete(model).where(model.table_id == table_id))
             s.execute(delete(GameTable).where(GameTable.id == table_id))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -13,13 +16,13 @@ from sqlalchemy import create_engine, inspect, text
 from backend.store.migrate import current, downgrade, upgrade
 from backend.store.models import Base
 
-TABLES = {"player", "game_table", "seat", "action", "event", "snapshot", "chat_line"}
+TABLES = {"player", "game_table", "seat", "action", "snapshot", "chat_line"}
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 def roundtrip(url: str) -> None:
     upgrade(url)
-    assert current(url) == "0004"
+    assert current(url) == "0005"
     engine = create_engine(url)
     with engine.connect() as conn:
         assert set(inspect(conn).get_table_names()) >= TABLES
@@ -30,7 +33,7 @@ def roundtrip(url: str) -> None:
     with engine.connect() as conn:
         assert not TABLES & set(inspect(conn).get_table_names())
     upgrade(url)  # and up again
-    assert current(url) == "0004"
+    assert current(url) == "0005"
     engine.dispose()
 
 
@@ -38,18 +41,25 @@ def test_sqlite_upgrade_downgrade(tmp_path: Path) -> None:
     roundtrip(f"sqlite:///{tmp_path / 'm.db'}")
 
 
-@pytest.mark.postgres
-def test_postgres_upgrade_downgrade() -> None:
+@contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped afterwards."""
     name = f"dt_mig_{uuid.uuid4().hex[:10]}"
     admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
     try:
-        roundtrip(f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}")
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
     finally:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.mark.postgres
+def test_postgres_upgrade_downgrade() -> None:
+    with fresh_postgres_database() as url:
+        roundtrip(url)
 
 
 def test_downgrade_fills_the_hashes_left_to_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,3 +103,53 @@ def test_downgrade_fills_the_hashes_left_to_replay(tmp_path: Path, monkeypatch: 
         rows = conn.execute(text("SELECT state_hash FROM action ORDER BY seq")).scalars().all()
     engine.dispose()
     assert rows == expected
+
+
+def _events_roundtrip(url: str) -> None:
+    """0005 moves every event onto its action's row, in order; going back to 0004 moves them
+    back to rows of their own."""
+    from backend.store.db import make_engine, make_sessionmaker
+    from backend.store.repository import ActionWrite, LoggedEvent, Repository
+
+    upgrade(url)
+    engine = make_engine(url)
+    repo = Repository(make_sessionmaker(engine))
+    host, _ = repo.create_player("Host")
+    table = repo.create_table(game="toy", rules_version=1, title="t", options={}, visibility="public", host=host,
+                              seats=[("p1", "P1")], turn_clock_seconds=None, prompt_timeout_seconds=60)  # fmt: skip
+    assert repo.start_table(table.id, seed_hex="00" * 32, commitment="c", initial_hash="h")
+    made = {
+        1: [LoggedEvent("rolled", {"dice": [3, 5]}, None), LoggedEvent("drew", {"card": "x"}, ["p1"])],
+        2: [],
+        3: [LoggedEvent("moved", {"to": "é", "n": 1.5}, None)],
+    }
+    for seq, events in made.items():
+        assert repo.append_batch([ActionWrite(table.id, seq, "p1", {"type": "roll"}, f"a{seq}", False, None,
+                                              events)]) == [None]  # fmt: skip
+    expected = {seq: events for seq, events in made.items() if events}
+    assert repo.events_between(table.id, 0, 3) == expected
+    engine.dispose()
+
+    downgrade(url, "0004")
+    plain = create_engine(url)
+    with plain.connect() as conn:
+        rows = conn.execute(text("SELECT seq, idx, kind, to_seats FROM event ORDER BY seq, idx")).all()
+        assert "events" not in {c["name"] for c in inspect(conn).get_columns("action")}
+    plain.dispose()
+    assert [tuple(r[:3]) for r in rows] == [(1, 0, "rolled"), (1, 1, "drew"), (3, 0, "moved")]
+    assert [r[3] if not isinstance(r[3], str) else json.loads(r[3]) for r in rows] == [None, ["p1"], None]
+
+    upgrade(url)
+    engine = make_engine(url)
+    assert Repository(make_sessionmaker(engine)).events_between(table.id, 0, 3) == expected
+    engine.dispose()
+
+
+def test_sqlite_events_move_to_their_action_rows_and_back(tmp_path: Path) -> None:
+    _events_roundtrip(f"sqlite:///{tmp_path / 'ev.db'}")
+
+
+@pytest.mark.postgres
+def test_postgres_events_move_to_their_action_rows_and_back() -> None:
+    with fresh_postgres_database() as url:
+        _events_roundtrip(url)
