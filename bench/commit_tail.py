@@ -14,8 +14,9 @@ each, in this one process so that they share the machine's drift:
   it back before it returns (what the server did before store/checkpoint.py);
 * ``own thread``: the server's connections (``wal_autocheckpoint=0``) and ``Checkpoints``.
 
-Prints each commit's duration p50 / p99 / max, the WAL file's length at the end, and the
-process's CPU per action (both threads), and writes them into bench/README.md ("Server",
+Prints each commit's duration p50 / p99 / max, the WAL file's length at the end, the
+process's CPU per action (both threads) and the longest the checkpoint thread held the writers
+to restart the WAL, and writes them into bench/README.md ("Server",
 the checkpoints block).
 """
 
@@ -113,8 +114,10 @@ def run(setup: str, played: list[list[ActionWrite]], args: argparse.Namespace) -
             due += gap
             time.sleep(max(0.0, due - time.perf_counter()))
         cpu = time.process_time() - cpu0
+        held = None
         if checkpoints is not None:
             checkpoints.stop()
+            held = round(checkpoints.held_longest * 1e3, 2)
         wal = os.path.getsize(f"{path}-wal")
         engine.dispose()
     actions = len(durations) * args.per_commit
@@ -127,6 +130,7 @@ def run(setup: str, played: list[list[ActionWrite]], args: argparse.Namespace) -
         "max_ms": round(ms[-1], 2),
         "wal_mb": round(wal / 2**20, 1),
         "cpu_us_per_action": round(cpu / actions * 1e6, 1),
+        "restart_lock_longest_ms": held,
     }
 
 
@@ -136,14 +140,16 @@ def write_readme(result: dict[str, Any]) -> None:
         f"commit paced at {result['rate']} actions/s, {result['seconds']} s a run, {result['pairs']} pairs in turn, "
         f"load average {result['load_average'][0]} → {result['load_average'][1]}.",
         "",
-        "| checkpoints | commit p50 ms | commit p99 ms | longest commit ms | WAL at the end MB | CPU µs/action |",
-        "|---|---|---|---|---|---|",
+        "| checkpoints | commit p50 ms | commit p99 ms | longest commit ms | WAL at the end MB | CPU µs/action "
+        "| longest hold for a restart ms |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, r in result["runs"].items():
-        rows.append(f"| {name} | {r['p50_ms']} | {r['p99_ms']} | {r['max_ms']} | {r['wal_mb']} | {r['cpu_us_per_action']} |")
+        rows.append(f"| {name} | {r['p50_ms']} | {r['p99_ms']} | {r['max_ms']} | {r['wal_mb']} | {r['cpu_us_per_action']} "
+                    f"| {r['restart_lock_longest_ms'] if r['restart_lock_longest_ms'] is not None else '–'} |")
     for name, r in result["means"].items():
         rows.append(f"| **{name}, means** | {r['p50_ms']} | {r['p99_ms']} | {r['max_ms']} | {r['wal_mb']} | "
-                    f"{r['cpu_us_per_action']} |")  # fmt: skip
+                    f"{r['cpu_us_per_action']} | |")  # fmt: skip
     block = "\n".join(rows)
     text = README.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
