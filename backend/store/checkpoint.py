@@ -5,7 +5,7 @@ into the database file.  By default the connection whose commit takes the WAL pa
 pages runs that checkpoint itself before its commit returns: ≈ 4 MB written and the database
 file synced, several milliseconds.  The server's commits run on the event loop
 (store/writer.py), so every ≈ 14th group commit held every table still for that long: the
-tail of an action's latency at 1,000 actions/s (bench/README.md, Server, "checkpoints").
+tail of an action's latency at 1,000 actions/s (bench/README.md, Server, "checkpoints off the loop").
 
 So the server's connections never checkpoint (``wal_autocheckpoint=0``, set by ``make_engine``)
 and this thread does, with a connection of its own, after the commits wake it:
@@ -14,9 +14,10 @@ and this thread does, with a connection of its own, after the commits wake it:
   (SQLite's own C code: the GIL is let go for all of it);
 - the WAL restarts from its beginning only when a writer finds every page copied, which a
   busy server's commits rarely leave time for.  So once the WAL holds ``restart_frames`` or
-  more, the thread copies the few pages written meanwhile under the engine's write lock
-  (db.writing: the writers in this process wait on a mutex, never in SQLite's busy handler),
-  and the next commit starts the WAL again.  The WAL stays a few megabytes.
+  more, the thread copies again what the commits added meanwhile, then the last few pages
+  under the engine's write lock (db.writing: the writers in this process wait on a mutex,
+  never in SQLite's busy handler; 2–7 ms at the longest here), and the next commit starts the
+  WAL again.  The WAL stays a few megabytes.
 
 Durability does not change: a commit is on disk in the WAL (``synchronous=FULL``) before it
 is acknowledged, whoever copies it back later, and a checkpoint syncs the database file before

@@ -85,8 +85,8 @@ class LogWriter:
     transaction), with the same SQL and the same parameter conversions.
 
     On SQLite a batch is a handful of statements, not one per row: the tables' seqs moved by
-    one ``UPDATE ... FROM (VALUES ...)``, the actions and the events each inserted by one
-    multi-row ``INSERT``. The driver lets the GIL go around every statement it steps and must
+    one ``UPDATE ... FROM (VALUES ...)``, the actions (their events in their rows) and the
+    snapshots each inserted by one multi-row ``INSERT``. The driver lets the GIL go around every statement it steps and must
     take it back after; the commit thread, taking it back ≈ 90 times a batch of 18 actions
     (py-spy: a third of its time waiting for the GIL while the event loop sent frames), made
     an action's commit wait for the loop that many times.
