@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,8 @@ def db(tmp_path: Path) -> Iterator[tuple[Path, Engine, Repository]]:
 
 def wal_frames_on_disk(path: Path) -> int:
     """The WAL file's length in frames: the most it ever held since it was made."""
-    page = sqlite3.connect(path).execute("PRAGMA page_size").fetchone()[0]
+    with closing(sqlite3.connect(path)) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
     return max(0, (Path(f"{path}-wal").stat().st_size - 32) // (page + 24))
 
 
@@ -62,7 +64,7 @@ def actions_in_database_file(path: Path, tmp_path: Path) -> int:
     """The actions the database file holds by itself, without its WAL."""
     alone = tmp_path / "alone.db"
     shutil.copyfile(path, alone)
-    with sqlite3.connect(alone) as conn:
+    with closing(sqlite3.connect(alone)) as conn:
         return int(conn.execute("SELECT count(*) FROM action").fetchone()[0])
 
 
@@ -83,18 +85,17 @@ def test_a_checkpoint_copies_everything_and_the_next_commit_starts_the_wal_over(
     play(repo, ids, 60)
     assert actions_in_database_file(path, tmp_path) == 0
     checkpoints = Checkpoints(engine, restart_frames=100)
-    conn = sqlite3.connect(path, isolation_level=None)
-    checkpoints.checkpoint(conn)
-    assert checkpoints.restarts == 1
-    assert actions_in_database_file(path, tmp_path) == 60 * TABLES
-    high_water = wal_frames_on_disk(path)
-    play(repo, ids, 5, first=61)
-    # The five commits were written from the WAL's start: it grew no longer, and it now holds
-    # only their frames.
-    assert wal_frames_on_disk(path) == high_water
-    ((_, frames, copied),) = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-    assert 0 < frames < high_water // 4 and copied == frames
-    conn.close()
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        checkpoints.checkpoint(conn)
+        assert checkpoints.restarts == 1
+        assert actions_in_database_file(path, tmp_path) == 60 * TABLES
+        high_water = wal_frames_on_disk(path)
+        play(repo, ids, 5, first=61)
+        # The five commits were written from the WAL's start: it grew no longer, and it now
+        # holds only their frames.
+        assert wal_frames_on_disk(path) == high_water
+        ((_, frames, copied),) = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        assert 0 < frames < high_water // 4 and copied == frames
 
 
 def test_the_thread_keeps_the_wal_short_and_copies_the_rest_when_it_stops(
@@ -137,7 +138,7 @@ async def test_the_server_checkpoints_in_its_thread(tmp_path: Path) -> None:
         client = seats[actor]
         await client.send({"type": "act", "seq": client.seq, "action_id": "a1", "action": client.legal[0]})
         assert (await client.expect("ack", "rejected"))["type"] == "ack"
-        pages = app.state.metrics.checkpoint_pages
-        await wait_for(lambda: pages._sum.get() > 0)
+        registry = app.state.metrics.registry
+        await wait_for(lambda: (registry.get_sample_value("dragontable_checkpoint_pages_sum") or 0) > 0)
         for other in seats.values():
             await other.close()
