@@ -35,15 +35,19 @@ def upgrade() -> None:
     with op.batch_alter_table("action") as batch:
         batch.add_column(sa.Column("events", sa.JSON(), nullable=True))
     conn = op.get_bind()
-    rows = conn.execute(sa.text("SELECT table_id, seq, kind, data, to_seats FROM event ORDER BY table_id, seq, idx"))
-    lists: dict[tuple[str, int], list[Any]] = {}
-    for table_id, seq, kind, data, to_seats in rows:
-        lists.setdefault((table_id, seq), []).append([kind, _json(data), _json(to_seats)])
     update = sa.text("UPDATE action SET events = :e WHERE table_id = :t AND seq = :s").bindparams(
         sa.bindparam("e", type_=sa.JSON())
     )
-    if lists:
-        conn.execute(update, [{"e": events, "t": t, "s": s} for (t, s), events in lists.items()])
+    # A table at a time: a server's whole history is never held in memory at once.
+    for (table_id,) in conn.execute(sa.text("SELECT DISTINCT table_id FROM event")).all():
+        rows = conn.execute(
+            sa.text("SELECT seq, kind, data, to_seats FROM event WHERE table_id = :t ORDER BY seq, idx"),
+            {"t": table_id},
+        ).all()
+        lists: dict[int, list[Any]] = {}
+        for seq, kind, data, to_seats in rows:
+            lists.setdefault(seq, []).append([kind, _json(data), _json(to_seats)])
+        conn.execute(update, [{"e": events, "t": table_id, "s": seq} for seq, events in lists.items()])
     conn.execute(sa.text("UPDATE action SET events = '[]' WHERE events IS NULL"))
     with op.batch_alter_table("action") as batch:
         batch.alter_column("events", existing_type=sa.JSON(), nullable=False)
@@ -77,13 +81,16 @@ def downgrade() -> None:
         sa.column("data", sa.JSON()),
         sa.column("to_seats", sa.JSON()),
     )
-    rows = conn.execute(sa.text("SELECT table_id, seq, events FROM action ORDER BY table_id, seq"))
-    out = [
-        {"table_id": t, "seq": s, "idx": n, "kind": kind, "data": data, "to_seats": to}
-        for t, s, events in rows
-        for n, (kind, data, to) in enumerate(_json(events))
-    ]
-    if out:
-        conn.execute(sa.insert(event), out)
+    for (table_id,) in conn.execute(sa.text("SELECT DISTINCT table_id FROM action")).all():
+        rows = conn.execute(
+            sa.text("SELECT seq, events FROM action WHERE table_id = :t ORDER BY seq"), {"t": table_id}
+        ).all()
+        out = [
+            {"table_id": table_id, "seq": seq, "idx": n, "kind": kind, "data": data, "to_seats": to}
+            for seq, events in rows
+            for n, (kind, data, to) in enumerate(_json(events))
+        ]
+        if out:
+            conn.execute(sa.insert(event), out)
     with op.batch_alter_table("action") as batch:
         batch.drop_column("events")

@@ -115,33 +115,42 @@ def _events_roundtrip(url: str) -> None:
     engine = make_engine(url)
     repo = Repository(make_sessionmaker(engine))
     host, _ = repo.create_player("Host")
-    table = repo.create_table(game="toy", rules_version=1, title="t", options={}, visibility="public", host=host,
-                              seats=[("p1", "P1")], turn_clock_seconds=None, prompt_timeout_seconds=60)  # fmt: skip
-    assert repo.start_table(table.id, seed_hex="00" * 32, commitment="c", initial_hash="h")
     made = {
         1: [LoggedEvent("rolled", {"dice": [3, 5]}, None), LoggedEvent("drew", {"card": "x"}, ["p1"])],
         2: [],
         3: [LoggedEvent("moved", {"to": "é", "n": 1.5}, None)],
     }
-    for seq, events in made.items():
-        assert repo.append_batch([ActionWrite(table.id, seq, "p1", {"type": "roll"}, f"a{seq}", False, None,
-                                              events)]) == [None]  # fmt: skip
     expected = {seq: events for seq, events in made.items() if events}
-    assert repo.events_between(table.id, 0, 3) == expected
+    tables = []
+    for _ in range(2):  # the migration moves a table at a time
+        table = repo.create_table(game="toy", rules_version=1, title="t", options={}, visibility="public",
+                                  host=host, seats=[("p1", "P1")], turn_clock_seconds=None,
+                                  prompt_timeout_seconds=60)  # fmt: skip
+        assert repo.start_table(table.id, seed_hex="00" * 32, commitment="c", initial_hash="h")
+        for seq, events in made.items():
+            assert repo.append_batch([ActionWrite(table.id, seq, "p1", {"type": "roll"}, f"a{seq}", False, None,
+                                                  events)]) == [None]  # fmt: skip
+        assert repo.events_between(table.id, 0, 3) == expected
+        tables.append(table.id)
     engine.dispose()
 
     downgrade(url, "0004")
     plain = create_engine(url)
     with plain.connect() as conn:
-        rows = conn.execute(text("SELECT seq, idx, kind, to_seats FROM event ORDER BY seq, idx")).all()
         assert "events" not in {c["name"] for c in inspect(conn).get_columns("action")}
+        for table_id in tables:
+            rows = conn.execute(
+                text("SELECT seq, idx, kind, to_seats FROM event WHERE table_id = :t ORDER BY seq, idx"),
+                {"t": table_id},
+            ).all()
+            assert [tuple(r[:3]) for r in rows] == [(1, 0, "rolled"), (1, 1, "drew"), (3, 0, "moved")]
+            assert [r[3] if not isinstance(r[3], str) else json.loads(r[3]) for r in rows] == [None, ["p1"], None]
     plain.dispose()
-    assert [tuple(r[:3]) for r in rows] == [(1, 0, "rolled"), (1, 1, "drew"), (3, 0, "moved")]
-    assert [r[3] if not isinstance(r[3], str) else json.loads(r[3]) for r in rows] == [None, ["p1"], None]
 
     upgrade(url)
     engine = make_engine(url)
-    assert Repository(make_sessionmaker(engine)).events_between(table.id, 0, 3) == expected
+    repo = Repository(make_sessionmaker(engine))
+    assert [repo.events_between(t, 0, 3) for t in tables] == [expected, expected]
     engine.dispose()
 
 
