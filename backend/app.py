@@ -26,8 +26,8 @@ from backend.play.bus import make_bus
 from backend.play.metrics import Metrics
 from backend.play.tables import Tables
 from backend.play.ws import TABLE_PATH, table_socket
-from backend.store.checkpoint import Checkpoints, checkpoints_in_thread
-from backend.store.db import make_engine, make_sessionmaker
+from backend.store.checkpoint import Checkpoints
+from backend.store.db import make_engine, make_sessionmaker, sqlite_file
 from backend.store.repository import Repository
 from backend.store.writer import CommitWriter
 
@@ -62,7 +62,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        own_checkpoints = checkpoints_in_thread(settings.database_url)
+        # A SQLite file's checkpoints run in a thread of their own (store/checkpoint.py).
+        own_checkpoints = sqlite_file(settings.database_url) is not None
         engine = make_engine(settings.database_url, autocheckpoint=not own_checkpoints)
         repo = Repository(make_sessionmaker(engine))
         metrics = Metrics()

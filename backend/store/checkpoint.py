@@ -33,18 +33,10 @@ import time
 from collections.abc import Callable
 
 from sqlalchemy import Engine
-from sqlalchemy.engine import URL, make_url
 
-from .db import writing
+from .db import sqlite_file, writing
 
 log = logging.getLogger("dragontable.store")
-
-
-def checkpoints_in_thread(url: str | URL) -> bool:
-    """Whether the database at ``url`` is a SQLite file, whose checkpoints ``Checkpoints`` runs."""
-    parsed = make_url(url)
-    database = parsed.database
-    return parsed.get_backend_name() == "sqlite" and bool(database) and database != ":memory:"
 
 
 class Checkpoints:
@@ -58,10 +50,11 @@ class Checkpoints:
         restart_frames: int = 1000,
         on_checkpoint: Callable[[int], None] | None = None,
     ) -> None:
-        if not checkpoints_in_thread(engine.url):
+        path = sqlite_file(engine.url)
+        if path is None:
             raise ValueError("Checkpoints runs a SQLite file's checkpoints only")
         self.engine = engine
-        self.path = str(engine.url.database)
+        self.path = path
         # At most one checkpoint per `every` seconds: each copies what several commits wrote.
         self.every = every
         self.restart_frames = restart_frames

@@ -24,14 +24,22 @@ from typing import Any
 
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 
-def ensure_sqlite_dir(url: str) -> None:
+def sqlite_file(url: str | URL) -> str | None:
+    """The file of the SQLite database at ``url``; None for one in memory or another database."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        return parsed.database
+    return None
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    path = sqlite_file(url)
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
 def json_dumps(value: Any) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -17,8 +18,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from backend.store.checkpoint import Checkpoints, checkpoints_in_thread
-from backend.store.db import make_engine, make_sessionmaker
+from backend.store import checkpoint
+from backend.store.checkpoint import Checkpoints
+from backend.store.db import make_engine, make_sessionmaker, sqlite_file, writing
 from backend.store.migrate import upgrade
 from backend.store.repository import Repository
 from tests.play.inprocess import seated_clients, serving, wait_for
@@ -98,6 +100,44 @@ def test_a_checkpoint_copies_everything_and_the_next_commit_starts_the_wal_over(
         assert 0 < frames < high_water // 4 and copied == frames
 
 
+def test_the_last_pass_before_a_restart_holds_the_writers(
+    db: tuple[Path, Engine, Repository], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy server's commits land while the thread copies, and the WAL starts over only when
+    a writer finds every page copied. So once the WAL is long the last pass runs under the
+    writers' lock (db.writing): no commit of this process lands during it, and the next one
+    starts the WAL over. Each pass here records whether another thread could write then."""
+    path, engine, repo = db
+    ids = live_tables(repo, TABLES)
+    play(repo, ids, 60)
+    writers_free: list[bool] = []
+    real = checkpoint._passive
+
+    def recorded(conn: sqlite3.Connection) -> tuple[int, int]:
+        def try_to_write() -> None:
+            lock = writing(engine)
+            free = lock.acquire(blocking=False)
+            if free:
+                lock.release()
+            writers_free.append(free)
+
+        other = threading.Thread(target=try_to_write)
+        other.start()
+        other.join(10)
+        return real(conn)
+
+    monkeypatch.setattr(checkpoint, "_passive", recorded)
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        Checkpoints(engine, restart_frames=100).checkpoint(conn)
+        # Two passes while the commits go on, the last one with the writers held.
+        assert writers_free == [True, True, False]
+        writers_free.clear()
+        play(repo, ids, 1, first=61)  # the commit that starts the WAL over
+        Checkpoints(engine, restart_frames=100).checkpoint(conn)
+        # A short WAL: one pass, and nobody held.
+        assert writers_free == [True]
+
+
 def test_the_thread_keeps_the_wal_short_and_copies_the_rest_when_it_stops(
     db: tuple[Path, Engine, Repository], tmp_path: Path
 ) -> None:
@@ -122,10 +162,12 @@ def test_the_thread_keeps_the_wal_short_and_copies_the_rest_when_it_stops(
 
 
 def test_only_a_sqlite_file_has_its_checkpoints_in_a_thread() -> None:
-    assert checkpoints_in_thread("sqlite:////srv/dragontable.db")
-    assert not checkpoints_in_thread("sqlite://")
-    assert not checkpoints_in_thread("sqlite:///:memory:")
-    assert not checkpoints_in_thread("postgresql+psycopg://u@h/db")
+    assert sqlite_file("sqlite:////srv/dragontable.db") == "/srv/dragontable.db"
+    assert sqlite_file("sqlite://") is None
+    assert sqlite_file("sqlite:///:memory:") is None
+    assert sqlite_file("postgresql+psycopg://u@h/db") is None
+    with pytest.raises(ValueError):
+        Checkpoints(make_engine("sqlite://"))
 
 
 async def test_the_server_checkpoints_in_its_thread(tmp_path: Path) -> None:
