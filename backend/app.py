@@ -76,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         mode = settings.commit_writer
         inline = mode == "loop" or (mode == "auto" and engine.dialect.name == "sqlite")
-        writer = CommitWriter(repo, on_batch=on_batch, inline=inline)
+        writer = CommitWriter(repo, on_batch=on_batch, inline=inline, interval=settings.commit_interval_ms / 1000)
         writer.start()
         if checkpoints is not None:
             checkpoints.start()

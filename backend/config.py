@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     # "thread", a thread of their own; "auto": the loop on SQLite (a local file: no thread's GIL
     # hand-offs in an action's wait), a thread on PostgreSQL (a round trip the loop must not wait).
     commit_writer: Literal["auto", "loop", "thread"] = "auto"
+    # When the loop writes and several tables are playing, a commit waits until this long after
+    # the one before, so that more actions share its transaction and its disk flush (0: never).
+    commit_interval_ms: float = Field(default=4.0, ge=0, le=100)
     # Tables.
     prompt_timeout_seconds: float = 60.0
     snapshot_every: int = 50

@@ -114,3 +114,29 @@ def test_the_group_writer_settles_each_waiter_with_its_own_result(repo: Reposito
     assert seqs(repo, [a, b, c]) == [1, 0, 1]
     if inline:  # handed over in one turn of the loop: written together at the start of the next
         assert (writer.batches, writer.items) == (1, 3)
+
+
+def test_the_loop_waits_for_company_only_when_tables_play_together(repo: Repository) -> None:
+    """``interval`` (Settings.commit_interval_ms): once a batch held two tables' actions, the
+    loop's next commit waits until ``interval`` after it, and what is handed over meanwhile shares
+    it; one table playing alone is never held back (its next action comes only after the ack)."""
+    a, b, c = live_tables(repo, 3)
+    writer = CommitWriter(repo, inline=True, interval=0.5)
+
+    async def play() -> list[tuple[int, int]]:
+        loop = asyncio.get_running_loop()
+        seen = []
+        for seq in (1, 2, 3):  # alone: each commit at once, far sooner than the interval
+            started = loop.time()
+            await writer.commit(roll(a, seq, f"a{seq}"))
+            seen.append((writer.batches, round(loop.time() - started < 0.5)))
+        await asyncio.gather(writer.commit(roll(b, 1, "b1")), writer.commit(roll(c, 1, "c1")))  # company
+        first = asyncio.ensure_future(writer.commit(roll(b, 2, "b2")))
+        await asyncio.sleep(0.1)  # handed over in another turn, while the first waits
+        started = loop.time()
+        await asyncio.gather(first, writer.commit(roll(c, 2, "c2")))
+        seen.append((writer.batches, round(loop.time() - started > 0.2)))
+        return seen
+
+    assert asyncio.run(play()) == [(1, 1), (2, 1), (3, 1), (5, 1)]
+    assert (writer.items, seqs(repo, [a, b, c])) == (7, [3, 2, 2])
