@@ -53,7 +53,7 @@ import websockets  # noqa: E402
 
 from backend.play import patch  # noqa: E402
 from bench.seqwait import SeqTracker  # noqa: E402
-from bench.server_metrics import Commits, commit_figures, commits  # noqa: E402
+from bench.server_metrics import Commits, commit_figures, commits, histogram_quantile, seats_histogram  # noqa: E402
 from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
 
 try:
@@ -407,13 +407,21 @@ async def drive_servers(
                          args.spectators, phase, stats, random.Random(rnd.random()))
             for g in range(args.tables)
         ]  # fmt: skip
-    probed: list[Commits] = []
+    probed: list[tuple[Commits, dict[float, float]]] = []
+
+    async def probe() -> tuple[Commits, dict[float, float]]:
+        return await commits(servers[0].base_url), await seats_histogram(servers[0].base_url)
+
     elapsed, cpu = await timed(drivers, args.warmup, args.seconds, [s.pid for s in servers], phase, stats,
-                               lambda: commits(servers[0].base_url), probed)  # fmt: skip
+                               probe, probed)  # fmt: skip
     real = stats.summary(elapsed)
     real["cpu_us_per_action"] = round(cpu * 1e6 / max(1, stats.actions), 1)
-    # The server's own account of its commits (its first worker's), over the same window.
-    real.update(commit_figures(*probed))
+    # The server's own account (its first worker's), over the same window: its commits, and the
+    # players' path (an action's arrival to the last seat's update handed to its socket), which
+    # leaves out the load generator's own waits (it shares the cores and runs its REST calls in threads).
+    (before, seats0), (after, seats1) = probed
+    real.update(commit_figures(before, after))
+    real["seats_p99_ms"] = histogram_quantile(seats0, seats1, 0.99)
     connections = args.seats + args.spectators
     per = max(1, stats.actions) * connections
     real["update_bytes_per_action_per_connection"] = round(real.pop("update_bytes") / per, 1)
@@ -496,7 +504,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["means"] = {
             who: {key: round(statistics.mean(s[key] for name, s in servers.items() if name.startswith(who)), 2)
                   for key in ("actions_per_s", "p50_ms", "p99_ms", "cpu_us_per_action", "cpu_ratio",
-                              "commit_p50_ms", "commit_p99_ms", "actions_per_commit")}
+                              "commit_p50_ms", "commit_p99_ms", "actions_per_commit", "seats_p99_ms")}
             for who in ("baseline", "this tree")
         }  # fmt: skip
         result["cpu_this_over_baseline"] = round(
