@@ -26,6 +26,7 @@ class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.actions = 0
+        self.tables = 0  # tables started while measuring: the churn the floor never pays
         self.measuring = False
         # What the connections received while measuring: every update frame's size, all bytes.
         self.update_sizes: list[int] = []
@@ -38,6 +39,7 @@ class Stats:
         return {
             "actions": self.actions,
             "actions_per_s": round(self.actions / seconds, 1),
+            "tables_started_per_s": round(self.tables / seconds, 1),
             "p50_ms": round(pick(0.50), 2),
             "p99_ms": round(pick(0.99), 2),
             "update_frame_median_bytes": sizes[len(sizes) // 2] if sizes else 0,

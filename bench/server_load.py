@@ -114,6 +114,8 @@ async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[
             s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
         }
         await asyncio.to_thread(api.start, table["id"])
+        if phase.measuring:
+            stats.tables += 1
         urls = [f"{w}/ws/tables/{table['id']}" for w in ws_bases]
         turn += 1
         seats: dict[str, Peer] = {}

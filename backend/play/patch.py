@@ -202,7 +202,16 @@ def _same(a: Any, b: Any) -> bool:
         return True
     if a != b or type(a) is not type(b):
         return False
-    return type(a) not in _CONTAINERS or dumps(a) == dumps(b)
+    return type(a) not in _CONTAINERS or _alike(a, b) or dumps(a) == dumps(b)
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """Whether two equal containers hold the very same members: then they are the same JSON
+    without encoding either (a game's ``SharedViews`` keeps the parts that did not change, so a
+    list of them, new each step, is most often this)."""
+    if type(a) is list:
+        return all(x is y for x, y in zip(a, b, strict=True))  # equal lists are as long
+    return all(b[key] is x for key, x in a.items())  # equal dicts have the same keys
 
 
 _CONTAINERS = (dict, list)
@@ -224,6 +233,8 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op], memo: Memo | None = None) ->
             if va is _MISSING:
                 ops.append([f"{path}/{_escape(key)}", vb])
             elif memo is not None and type(vb) in _CONTAINERS:
+                if type(va) is type(vb) and va == vb and _alike(va, vb):
+                    continue  # the same members (a view's kept parts, in a list new each step)
                 sub = f"{path}/{_escape(key)}"
                 hit = memo.get((id(va), id(vb), sub))
                 if hit is None or hit[0] is not va or hit[1] is not vb:
@@ -234,7 +245,9 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op], memo: Memo | None = None) ->
                 else:
                     ops.extend(hit[2])
             # _same(va, vb) inlined: this line runs for every key of every changed object.
-            elif va != vb or type(va) is not type(vb) or (type(va) in _CONTAINERS and dumps(va) != dumps(vb)):
+            elif va != vb or type(va) is not type(vb) or (
+                type(va) in _CONTAINERS and not _alike(va, vb) and dumps(va) != dumps(vb)
+            ):
                 _diff(va, vb, f"{path}/{_escape(key)}", ops)
     elif type(a) is list and type(b) is list:
         common = min(len(a), len(b))

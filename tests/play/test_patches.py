@@ -226,13 +226,19 @@ def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alon
     audiences: list[str | None] = [*options["heroes"], None]
     state = game.initial_state(seed_from_int(7), options)
     last: dict[str | None, dict[str, Any]] = {}
-    hits = steps = shared = 0
+    hits = steps = shared = kept = 0
     for n in range(len(record.actions) + 1):
         if n:
             state = game.apply(state, *record.actions[n - 1]).state
         views = game.views(state, audiences)  # type: ignore[attr-defined]
         memo: patch.Memo = {}
         texts: patch.Texts = {}
+        if None in last:  # the sheets and mountains that show what they showed: the same objects
+            before = last[None]["v"]
+            for part in ("heroes", "mountains"):
+                for was, now in zip(before[part], views[None][part], strict=True):
+                    assert (was is now) == (was == now)
+                    kept += was is now
         for seat in audiences:
             assert views[seat] == game.view(state, seat)
             doc = {"v": views[seat], "l": game.legal_actions(state, seat) if seat else [], "t": []}
@@ -254,6 +260,7 @@ def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alon
         shared += len(alike) - 1
         steps += 1
     assert steps > 20 and hits == (steps - 1) * (len(audiences) - 1)
+    assert kept > (steps - 1) * 6  # half of the 3 sheets and 9 mountains a step, or more
     assert shared > steps  # most steps: two seats or more wait while one acts
 
 

@@ -29,13 +29,14 @@
 
 Never in a view: face-down quest or reward identities, the reserve, the seed.  Nothing in a
 view (nor in ``static_info``) is a part of the state or of the content tables: every list
-and dict is new, so a caller may edit what it receives.
+and dict is new, so a caller may edit what it receives; ``views`` (the server's, read only) hands
+out the heroes' sheets and the mountains that did not change as the objects they were.
 ``reveal=True`` (finished games) adds ``hidden`` with every tile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import actions
@@ -158,7 +159,7 @@ def _mountain(s: State, m: str, reveal: bool) -> dict[str, Any]:
 
 
 def view(s: State, seat: str | None, reveal: bool = False) -> dict[str, Any]:
-    return _for_viewer(s, _common(s, reveal), seat, reveal)
+    return _for_viewer(s, _common(s, reveal, kept=False), seat, reveal)
 
 
 def views(s: State, viewers: Sequence[str | None], reveal: bool = False) -> dict[str | None, dict[str, Any]]:
@@ -166,8 +167,10 @@ def views(s: State, viewers: Sequence[str | None], reveal: bool = False) -> dict
     (``Dorasure.redact_action``), so the views differ only in a seat's ``odds``. The views share
     the rest, and a viewer with no odds gets the common view itself (one object for the
     spectators and every seat that owes no roll: the server's patches and view hashes of
-    those audiences are then worked out once a step): read them, never edit them."""
-    common = _common(s, reveal)
+    those audiences are then worked out once a step): read them, never edit them.  A hero's
+    sheet or a mountain that shows what it showed the step before is the same object as then
+    (``_kept_hero``, ``_kept_mountain``), so the server passes over it by identity."""
+    common = _common(s, reveal, kept=True)
     return {viewer: _for_viewer(s, common, viewer, reveal) for viewer in viewers}
 
 
@@ -179,20 +182,53 @@ def _for_viewer(s: State, common: dict[str, Any], seat: str | None, reveal: bool
     return {**common, "odds": odds} if odds else common
 
 
-def _common(s: State, reveal: bool) -> dict[str, Any]:
-    """What every viewer of ``s`` sees alike (with ``reveal``, a finished game's hidden tiles)."""
+# The view parts of the heroes' sheets and of the mountains, kept from one step (and table) to
+# the next for as long as what they show is unchanged: a view is built afresh after every
+# action, which changes one sheet at most, and the server's patches and view hashes pass over a
+# part that is the object it was (play/patch.py) where they would otherwise compare and spell it
+# again (issue 15.2).  Keyed by what they are made of, so nothing of a state is held; only
+# ``views`` (read only, by contract) hands them out, ``view`` builds its own.
+PARTS_MAX = 4096
+_SHOWN: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _kept(key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    part = _SHOWN.get(key)
+    if part is None:
+        if len(_SHOWN) >= PARTS_MAX:
+            _SHOWN.clear()
+        part = _SHOWN[key] = build()
+    return part
+
+
+def _kept_hero(s: State, h: Hero) -> dict[str, Any]:
+    # A sheet's part is made of the sheet alone (and the content tables): its items say it all.
+    # Their types are the engine's (a bool is never stored where an int is, nor the reverse).
+    return _kept(tuple(h.items()), lambda: _hero(s, h))
+
+
+def _kept_mountain(s: State, m: str, reveal: bool) -> dict[str, Any]:
+    mt = s.mountains[m]
+    key = (m, reveal, mt["quest"], mt["reward"], mt["state"], mt["reward_state"], mt["flags"], mt["replenished"])
+    return _kept(key, lambda: _mountain(s, m, reveal))
+
+
+def _common(s: State, reveal: bool, kept: bool) -> dict[str, Any]:
+    """What every viewer of ``s`` sees alike (with ``reveal``, a finished game's hidden tiles);
+    ``kept``: the sheets' and mountains' parts kept from the step before where they are unchanged
+    (read only)."""
     v: dict[str, Any] = {
         "phase": PHASES[s.phase],
         "turn": s.turn,
         "current": s.current,
         "trigger": s.trigger,
-        "heroes": [_hero(s, s.heroes[h]) for h in s.order],
+        "heroes": [_kept_hero(s, s.heroes[h]) if kept else _hero(s, s.heroes[h]) for h in s.order],
         "meter": s.meter,
         "dragon": {"life": life(s), "swords": s.swords},
         "belk_razed": s.razed,
         "party": {"relics_unlocked": s.relic, "weapons_bonus": s.weapons, "first_lair_found": s.lair_found},
         "lands": dict(s.lands),
-        "mountains": [_mountain(s, m, reveal) for m in MOUNTAINS],
+        "mountains": [_kept_mountain(s, m, reveal) if kept else _mountain(s, m, reveal) for m in MOUNTAINS],
         "reserve_count": len(s.reserve),
         "movement": (
             {
