@@ -177,6 +177,9 @@ class State:
     result: tuple[str, str] | None = None
     # Memoised answers about this state (legal lists, movement search); never copied or stored.
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
+    # The view parts last built along this state's line of applies (view.py ``_kept``): one dict
+    # shared by a state and the states cloned from it, never copied or stored.
+    _shown: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -210,6 +213,7 @@ class State:
         s.last = self.last
         s.result = self.result
         s._cache = {}
+        s._shown = self._shown
         return s
 
     # -- encoding -------------------------------------------------------------

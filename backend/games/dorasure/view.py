@@ -182,35 +182,33 @@ def _for_viewer(s: State, common: dict[str, Any], seat: str | None, reveal: bool
     return {**common, "odds": odds} if odds else common
 
 
-# The view parts of the heroes' sheets and of the mountains, kept from one step (and table) to
-# the next for as long as what they show is unchanged: a view is built afresh after every
-# action, which changes one sheet at most, and the server's patches and view hashes pass over a
-# part that is the object it was (play/patch.py) where they would otherwise compare and spell it
-# again (issue 15.2).  Keyed by what they are made of, so nothing of a state is held; only
-# ``views`` (read only, by contract) hands them out, ``view`` builds its own.
-PARTS_MAX = 4096
-_SHOWN: dict[tuple[Any, ...], dict[str, Any]] = {}
-
-
-def _kept(key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    part = _SHOWN.get(key)
-    if part is None:
-        if len(_SHOWN) >= PARTS_MAX:
-            _SHOWN.clear()
-        part = _SHOWN[key] = build()
+# The view parts of the heroes' sheets and of the mountains, kept from one step to the next for
+# as long as what they show is unchanged: a view is built afresh after every action, which
+# changes one sheet at most, and the server's patches and view hashes pass over a part that is
+# the object it was (play/patch.py) where they would otherwise compare it again (issue 15.2).
+# Kept in the state (``State._shown``, shared along its line of applies, one part per sheet and
+# mountain: nothing outlives the table's state), by what each is made of; only ``views`` (read
+# only, by contract) hands them out, ``view`` builds its own.
+def _kept(s: State, place: tuple[str, str], key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    kept = s._shown.get(place)
+    if kept is not None and kept[0] == key:
+        part: dict[str, Any] = kept[1]
+        return part
+    part = build()
+    s._shown[place] = (key, part)
     return part
 
 
 def _kept_hero(s: State, h: Hero) -> dict[str, Any]:
     # A sheet's part is made of the sheet alone (and the content tables): its items say it all.
     # Their types are the engine's (a bool is never stored where an int is, nor the reverse).
-    return _kept(tuple(h.items()), lambda: _hero(s, h))
+    return _kept(s, ("hero", h["id"]), tuple(h.items()), lambda: _hero(s, h))
 
 
 def _kept_mountain(s: State, m: str, reveal: bool) -> dict[str, Any]:
     mt = s.mountains[m]
-    key = (m, reveal, mt["quest"], mt["reward"], mt["state"], mt["reward_state"], mt["flags"], mt["replenished"])
-    return _kept(key, lambda: _mountain(s, m, reveal))
+    key = (reveal, mt["quest"], mt["reward"], mt["state"], mt["reward_state"], mt["flags"], mt["replenished"])
+    return _kept(s, ("mountain", m), key, lambda: _mountain(s, m, reveal))
 
 
 def _common(s: State, reveal: bool, kept: bool) -> dict[str, Any]:
