@@ -233,13 +233,14 @@ def _diff(a: Any, b: Any, path: str, ops: list[Op], memo: Memo | None = None) ->
             if va is _MISSING:
                 ops.append([f"{path}/{_escape(key)}", vb])
             elif memo is not None and type(vb) in _CONTAINERS:
-                if type(va) is type(vb) and va == vb and _alike(va, vb):
+                equal = type(va) is type(vb) and va == vb
+                if equal and _alike(va, vb):
                     continue  # the same members (a view's kept parts, in a list new each step)
                 sub = f"{path}/{_escape(key)}"
                 hit = memo.get((id(va), id(vb), sub))
                 if hit is None or hit[0] is not va or hit[1] is not vb:
                     at = len(ops)
-                    if not _same(va, vb):
+                    if not (equal and dumps(va) == dumps(vb)):  # _same(va, vb), ``==`` asked once
                         _diff(va, vb, sub, ops, memo)
                     memo[(id(va), id(vb), sub)] = (va, vb, ops[at:])
                 else:

@@ -57,9 +57,12 @@ def test_at_rest_drops_the_caches_and_changes_nothing_else() -> None:
     assert state._cache  # the movement search and the listing are kept for the validate
     encoded = game.encode_state(state)
     view = game.view(state, seat)
+    views = game.views(state, [seat, None])  # type: ignore[attr-defined]
+    assert state._shown  # the sheets' and mountains' parts kept for the next step's views
     game.at_rest(state)
-    assert not state._cache
+    assert not state._cache and not state._shown
     assert game.encode_state(state) == encoded and game.view(state, seat) == view
+    assert game.views(state, [seat, None]) == views  # type: ignore[attr-defined]
     assert game.legal_actions(state, seat) == legal
 
 

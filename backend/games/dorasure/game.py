@@ -109,8 +109,10 @@ class Dorasure:
 
     def at_rest(self, state: State) -> None:
         # The movement searches and listed actions of this state (rules/movement.py,
-        # actions.py): built again on the next ask.
+        # actions.py), and the view parts kept for its next views (view.py): built again on
+        # the next ask.
         state._cache.clear()
+        state._shown.clear()
 
     def fork_state(self, state: State, seed: bytes) -> State:
         """The state to play a fork from: face-down tiles dealt again from ``seed`` (``fork.py``)."""
