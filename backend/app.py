@@ -18,7 +18,7 @@ from starlette.types import Receive, Scope, Send
 
 from backend.config import Settings
 from backend.engine import registry
-from backend.lobby import errors
+from backend.lobby import errors, express
 from backend.lobby.forks import router as forks_router
 from backend.lobby.imports import router as imports_router
 from backend.lobby.routes import router as lobby_router
@@ -46,10 +46,17 @@ class DragontableApp(FastAPI):
     middleware: held for hours by every player and spectator, a socket through the router also
     held its routing, dependency and exception-middleware frames, about 12 KiB each (tracemalloc,
     issue 15 point 4; bench/README.md "Capacity"). Any other socket path goes to the router,
-    which refuses it."""
+    which refuses it.
+
+    The lobby's busiest routes are answered ahead of it too, in their plain case
+    (``lobby/express.py``): the framework was three quarters of a join's CPU."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and (match := TABLE_PATH.fullmatch(scope["path"])):
+        kind = scope["type"]
+        if kind == "http" and (route := express.route_of(scope)) is not None:
+            await express.serve(self, scope, receive, send, route, super().__call__)
+            return
+        if kind == "websocket" and (match := TABLE_PATH.fullmatch(scope["path"])):
             scope["app"] = self  # what Starlette sets: the handler reads app.state through it
             await table_socket(WebSocket(scope, receive, send), match.group(1))
             return

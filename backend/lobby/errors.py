@@ -20,14 +20,14 @@ class ApiError(Exception):
         self.message = message
 
 
-def _body(code: str, message: str, status: int) -> JSONResponse:
+def error_response(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api(_r: Request, exc: ApiError) -> JSONResponse:
-        return _body(exc.code, exc.message, exc.status)
+        return error_response(exc.code, exc.message, exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
@@ -38,15 +38,15 @@ def install(app: FastAPI) -> None:
             message = f"{where}: {first.get('msg', 'invalid')}"
         else:
             message = "The request is not valid."
-        return _body("invalid_request", message, 422)
+        return error_response("invalid_request", message, 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}
         message = exc.detail if isinstance(exc.detail, str) else "Request refused."
-        return _body(codes.get(exc.status_code, "http_error"), message, exc.status_code)
+        return error_response(codes.get(exc.status_code, "http_error"), message, exc.status_code)
 
     @app.exception_handler(Exception)
     async def _crash(_r: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
-        return _body("internal", "Something went wrong on the server.", 500)
+        return error_response("internal", "Something went wrong on the server.", 500)

@@ -96,11 +96,11 @@ def _check_json(body: bytes) -> None:
         raise ApiError(
             422, "invalid_request", "The request holds a number this server cannot take (NaN, Infinity, or too many digits)."
         ) from None
-    if _depth(value) > MAX_DEPTH:
+    if depth(value) > MAX_DEPTH:
         raise ApiError(422, "invalid_request", f"The request nests more than {MAX_DEPTH} levels deep.")
 
 
-def _depth(value: Any) -> int:
+def depth(value: Any) -> int:
     """How deeply ``value`` nests (a scalar is 0), without recursion."""
     deepest = 0
     stack = [(value, 0)]

@@ -69,7 +69,7 @@ TablesDep = Annotated[Tables, Depends(_tables)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 
 
-async def _player(repo: RepoDep, authorization: Annotated[str | None, Header()] = None) -> PlayerRecord:
+async def player_of(repo: RepoDep, authorization: Annotated[str | None, Header()] = None) -> PlayerRecord:
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer <token>'.")
@@ -80,7 +80,7 @@ async def _player(repo: RepoDep, authorization: Annotated[str | None, Header()] 
     return player
 
 
-PlayerDep = Annotated[PlayerRecord, Depends(_player)]
+PlayerDep = Annotated[PlayerRecord, Depends(player_of)]
 
 
 async def _maybe_player(
@@ -90,7 +90,7 @@ async def _maybe_player(
     still refused: a client that meant to authenticate hears so)."""
     if authorization is None:
         return None
-    return await _player(repo, authorization)
+    return await player_of(repo, authorization)
 
 
 MaybePlayerDep = Annotated[PlayerRecord | None, Depends(_maybe_player)]
@@ -327,31 +327,34 @@ async def bot_work(
 
 @router.post("/api/tables/{table_id}/start", response_model=TableOut, tags=["tables"])
 async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> TableOut:
-    record = await _table(repo, table_id)
-    if record.host_player_id != player.id:
-        raise ApiError(403, "not_host", "Only the host can start the game.")
-    if record.status != "open":
-        raise ApiError(409, "already_started", "The game has already started.")
-    free = [s.label for s in record.seats if s.player_id is None]
-    if free:
-        raise ApiError(409, "seats_free", f"Every seat must be taken first (free: {', '.join(free)}).")
-    game = _game(record.game)
-    seed = new_seed()
-    try:
-        # A fork starts from the original's state, its hidden order dealt again from this seed.
-        initial = start_state(game, seed, record.options, record.origin, record.origin_state)
-    except ForkBroken as exc:
-        raise ApiError(409, "fork_broken", f"This fork cannot start: {exc}.") from None
-    record.commitment, record.initial_hash = commitment(seed), state_hash(game, initial)
-    started = await asyncio.to_thread(
-        repo.start_table,
-        table_id,
-        seed_hex=seed.hex(),
-        commitment=record.commitment,
-        initial_hash=record.initial_hash,
-    )
-    if not started:
-        raise ApiError(409, "already_started", "The game has already started.")
+    _check_id(table_id)
+
+    def read_and_start() -> TableRecord:
+        # One hop to a worker thread for the read, the setup and the write, as a join's.
+        record = _read_table(repo, table_id)
+        if record.host_player_id != player.id:
+            raise ApiError(403, "not_host", "Only the host can start the game.")
+        if record.status != "open":
+            raise ApiError(409, "already_started", "The game has already started.")
+        free = [s.label for s in record.seats if s.player_id is None]
+        if free:
+            raise ApiError(409, "seats_free", f"Every seat must be taken first (free: {', '.join(free)}).")
+        game = _game(record.game)
+        seed = new_seed()
+        try:
+            # A fork starts from the original's state, its hidden order dealt again from this seed.
+            initial = start_state(game, seed, record.options, record.origin, record.origin_state)
+        except ForkBroken as exc:
+            raise ApiError(409, "fork_broken", f"This fork cannot start: {exc}.") from None
+        record.commitment, record.initial_hash = commitment(seed), state_hash(game, initial)
+        started = repo.start_table(
+            table_id, seed_hex=seed.hex(), commitment=record.commitment, initial_hash=record.initial_hash
+        )
+        if not started:
+            raise ApiError(409, "already_started", "The game has already started.")
+        return record
+
+    record = await asyncio.to_thread(read_and_start)
     await tables.table_changed(table_id)
     log.info("table %s started (%s)", table_id, record.game, extra={"table": table_id})
     record.status, record.seq = "live", 0
