@@ -43,8 +43,11 @@ class ServerProcess:
         log_path: Path | None = None,
         log_level: str = "warning",
         root: Path = ROOT,
+        wrapper: list[str] | None = None,
     ) -> None:
         self.log_level = log_level
+        # A command the server runs under (bench/server_instructions.py: valgrind's callgrind).
+        self.wrapper = wrapper or []
         self.root = root  # the checkout whose server runs (bench/server_load.py --baseline: another one)
         self.database_url = database_url
         self.port = port or free_port()
@@ -72,7 +75,7 @@ class ServerProcess:
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         cmd = [
-            sys.executable, "-m", "backend", "serve", "--no-browser", "--log-level", self.log_level,
+            *self.wrapper, sys.executable, "-m", "backend", "serve", "--no-browser", "--log-level", self.log_level,
             "--host", "127.0.0.1", "--port", str(self.port), "--database-url", self.database_url,
         ]  # fmt: skip
         if self.redis_url:
