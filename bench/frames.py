@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import orjson  # noqa: E402
 from starlette.websockets import WebSocketState  # noqa: E402
 
 from backend.play.hub import Connection  # noqa: E402
@@ -145,7 +146,7 @@ class StandInTable:
         self.game, self.connections = game, connections
         self.state: Any = None
         self.clock, self.record = StandInClock(), StandInRecord()
-        self.static: dict[str, Any] = {}
+        self.static_text = orjson.Fragment(b"{}")
         self.seq, self.live, self.side_watch = 0, True, None
 
     def table_dict(self) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from . import patch, protocol
 from .hub import Connection
 
@@ -68,11 +70,13 @@ class Audience:
                 self._canonical = patch.canonical(self.doc, self._texts)  # the hash's text, as long as the doc whole
                 self._hash = patch.hash_of(self._canonical)
             ops = patch.diff(base, self.doc, self._memo, weigh=False)  # weighed below, against the text
-            if patch.encoded_size(ops) < len(self._canonical):
+            # Encoded once: weighed, then put in the frame as it is.
+            encoded = patch.dumps(ops)
+            if len(encoded) < len(self._canonical):
                 frame = protocol.dumps(
                     protocol.patched_update(self._seq, self._events, self._by,
                                             self._action_id if conn.seat == self._by else None,
-                                            self._auto, ops, self._hash, self._deadline)
+                                            self._auto, orjson.Fragment(encoded), self._hash, self._deadline)
                 )  # fmt: skip
             else:
                 frame = self.whole()

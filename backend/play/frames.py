@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any, Protocol, TypeGuard
 
+import orjson
+
 from backend.engine.core import Game, SharedViews
 from backend.store.repository import TableRecord
 
@@ -28,7 +30,7 @@ class Table(Protocol):
     @property
     def game(self) -> Game[Any]: ...
     @property
-    def static(self) -> dict[str, Any]: ...
+    def static_text(self) -> orjson.Fragment: ...
     @property
     def record(self) -> TableRecord: ...
     @property
@@ -87,10 +89,10 @@ def welcome(t: Table, conn: Connection, missed: list[dict[str, Any]]) -> None:
     """Send ``conn`` its welcome; one that takes patches keeps what it was sent to patch from."""
     side = t.side_watch
     if side is not None and conn in side:
-        conn.send(side.welcome(conn, t.table_dict(), t.static, missed))
+        conn.send(side.welcome(conn, t.table_dict(), t.static_text, missed))
         return
     seat = conn.seat
-    message = protocol.welcome(t.table_dict(), seat, t.seq, t.static, view(t, seat), legal(t, seat),
+    message = protocol.welcome(t.table_dict(), seat, t.seq, t.static_text, view(t, seat), legal(t, seat),
                                sorted(t.clock.to_act), t.clock.deadline(), missed)  # fmt: skip
     if side is not None and seat is None:
         message["side_watching"] = side.offer()  # what a spectator may choose instead

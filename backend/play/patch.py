@@ -52,13 +52,14 @@ HASH_CHARS = 12
 
 
 # A JSON string (skipped whole), an integral float as orjson spells it ("2.0", "-0.0"), or a
-# number orjson writes with an exponent ("5e-6", "1e16"): JavaScript writes those in plain
-# digits from 1e-6 up to 1e21, and its exponents with a sign ("1e-7", "1e+21").
-_JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e-?\d+)')
-# Whether a text may hold an exponent at all ("e", then a digit or "-"): most hold none. Not
+# number orjson writes with an exponent ("5e-6", and "1e16" before orjson 3.10, "1e+16" since):
+# JavaScript writes those in plain digits from 1e-6 up to 1e21, and its exponents with a sign
+# ("1e-7", "1e+21").
+_JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e[-+]?\d+)')
+# Whether a text may hold an exponent at all ("e", then a digit or a sign): most hold none. Not
 # asked for the digit before it: a pattern that starts with a literal is searched for that
 # byte first, 22 -> 8 µs on a 3 KB view (an "e-" in a string only costs the exact pass).
-_EXPONENT = re.compile(rb"e[-\d]")
+_EXPONENT = re.compile(rb"e[-+\d]")
 
 
 def js_number(value: float) -> str:
@@ -135,7 +136,7 @@ _NAMED: dict[str, bytes] = {}
 # asked when a text holds ".0" or an exponent's "e" at all: most such texts hold them in words or
 # in fractions ("0.05"), and the exact pass, a Python call per string of the text, costs
 # ≈ 0.4 ms on a 4 KB view against ≈ 18 µs for this search.
-_TO_RESPELL = re.compile(rb"[:,\[]-?\d+(?:\.0|(?:\.\d+)?e-?\d+)[,\]}]")
+_TO_RESPELL = re.compile(rb"[:,\[]-?\d+(?:\.0|(?:\.\d+)?e[-+]?\d+)[,\]}]")
 
 
 def _spelled(value: Any) -> bytes:

@@ -86,11 +86,18 @@ class BadMessage(Exception):
         self.message = message
 
 
+# How deeply a message may nest: orjson's parser refuses deeper JSON (no message of the
+# protocol comes near it).
+MAX_DEPTH = 1024
+
+
 def parse_client(text: str) -> Hello | Act | Chat | Ping | History | Resync:
     """Parse one frame; BadMessage explains what is wrong in a player's words."""
     try:
         data = orjson.loads(text)
-    except (orjson.JSONDecodeError, RecursionError):
+    except (orjson.JSONDecodeError, RecursionError) as exc:
+        if "depth limit" in str(exc) or isinstance(exc, RecursionError):
+            raise BadMessage("malformed", f"That message nests more than {MAX_DEPTH} levels deep.") from None
         raise BadMessage("malformed", "That message is not valid JSON.") from None
     if not isinstance(data, dict):
         raise BadMessage("malformed", "A message must be a JSON object with a 'type'.")
@@ -140,7 +147,7 @@ def welcome(
     table: dict[str, Any],
     seat: str | None,
     seq: int | None,  # None: a side spectator before anything is released (play/sidewatch.py)
-    static: dict[str, Any],
+    static: dict[str, Any] | orjson.Fragment,  # a Fragment: its text, inserted as it is
     view: dict[str, Any] | None,
     legal: list[dict[str, Any]],
     to_act: list[str],
@@ -180,7 +187,7 @@ def patched_update(
     by: str,
     action_id: str | None,
     auto: bool,
-    patch: list[list[Any]],
+    patch: list[list[Any]] | orjson.Fragment,  # a Fragment: the patch's text, inserted as it is
     view_hash: str,
     deadline: float | None,
 ) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
+
 from backend.engine.core import Event, Game, SideWatching, WatchSides
 from backend.engine.replay import replay_log
 from backend.store.repository import LoggedAction, TableRecord
@@ -193,7 +195,7 @@ class SideStreams:
             return []  # nothing missed, or so much that the welcome's view is enough
         return await self._entries(seat, last_seq, released)
 
-    def welcome(self, conn: Connection, table: dict[str, Any], static: dict[str, Any],
+    def welcome(self, conn: Connection, table: dict[str, Any], static: orjson.Fragment,
                 missed: list[dict[str, Any]]) -> dict[str, Any]:  # fmt: skip
         """The welcome of a side spectator: the released step's view of its side's seat."""
         side = self.watchers[conn]

@@ -16,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from backend.play.protocol import MAX_DEPTH
+
 from ..server_fixtures import WsClient
 
 MAX_FRAME = 65536
@@ -113,6 +115,18 @@ def readings(value: Any) -> list[Any]:
             out = [{**o, k: r} for o in out for r in readings(v)]
         return out
     return [value]
+
+
+def depth(value: Any) -> int:
+    """How deeply ``value`` nests as JSON (a scalar is 0)."""
+    if isinstance(value, Deep):
+        return value.depth
+    if isinstance(value, Pairs | dict):
+        items = value.items if isinstance(value, Pairs) else value.items()
+        return 1 + max((depth(v) for _, v in items), default=0)
+    if isinstance(value, list):
+        return 1 + max((depth(v) for v in value), default=0)
+    return 0
 
 
 def has(value: Any, kind: type) -> bool:
@@ -255,6 +269,8 @@ class Model:
 
 def expected(message: Any, peer: Peer, model: Model, legal: dict[str, list[dict[str, Any]]]) -> set[Outcome]:
     """Every answer docs/protocol.md allows for a frame whose JSON reads as ``message``."""
+    if depth(message) > MAX_DEPTH:
+        return {("error:malformed", None)}  # nesting past the parser's bound
     if has(message, Surrogate):
         # Such a string cannot be written back as UTF-8: the server must refuse the frame.
         return {("error:malformed", None), ("error:bad_message", None)}
