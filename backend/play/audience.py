@@ -45,8 +45,9 @@ class Audience:
         self._whole: str | None = None
         self._canonical: bytes | None = None
         self._hash = ""
-        # id of a doc patched from -> that doc (held, so the id stays its) and the frame.
-        self._patched: dict[int, tuple[dict[str, Any], str]] = {}
+        # (id of a doc patched from, whether for the actor: its frame names its action) -> that
+        # doc (held, so the id stays its) and the frame.
+        self._patched: dict[tuple[int, bool], tuple[dict[str, Any], str]] = {}
 
     def whole(self) -> str:
         if self._whole is None:
@@ -64,7 +65,9 @@ class Audience:
         base, conn.sent = conn.sent, self.doc
         if base is None:
             return self.whole()
-        hit = self._patched.get(id(base))
+        actor = conn.seat == self._by
+        key = (id(base), actor)
+        hit = self._patched.get(key)
         if hit is None or hit[0] is not base:
             if self._canonical is None:
                 self._canonical = patch.canonical(self.doc, self._texts)  # the hash's text, as long as the doc whole
@@ -75,10 +78,10 @@ class Audience:
             if len(encoded) < len(self._canonical):
                 frame = protocol.dumps(
                     protocol.patched_update(self._seq, self._events, self._by,
-                                            self._action_id if conn.seat == self._by else None,
+                                            self._action_id if actor else None,
                                             self._auto, orjson.Fragment(encoded), self._hash, self._deadline)
                 )  # fmt: skip
             else:
                 frame = self.whole()
-            hit = self._patched[id(base)] = (base, frame)
+            hit = self._patched[key] = (base, frame)
         return hit[1]

@@ -140,8 +140,9 @@ def fan_out(t: Table, applied: Applied) -> float:
     texts: patch.Texts = {}
     audiences: dict[str | None, Audience] = {}
     # The audiences sent what the spectators are: the same view object, nothing listed, the
-    # public events, not the actor (whose update names its action). One update for them all,
-    # by their view: one doc, one hash, one patch from the one doc they were all sent before.
+    # public events. One update for them all, by their view: one doc, one hash, one patch from
+    # the one doc they were all sent before. The actor is one of them when it has nothing left
+    # to do (half the steps of a Dorasure game): only its frame differs, naming its action.
     alike: dict[int, Audience] = {}
 
     def send(conn: Connection) -> None:
@@ -149,7 +150,7 @@ def fan_out(t: Table, applied: Applied) -> float:
         audience = audiences.get(seat)
         if audience is None:
             view, listed = built[seat], legal(t, seat)
-            if shared_events is not None and not listed and seat != applied.by:
+            if shared_events is not None and not listed:
                 audience = alike.get(id(view))
                 if audience is None:
                     audience = alike[id(view)] = Audience(applied.seq, shared_events, applied.by, applied.action_id,

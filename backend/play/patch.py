@@ -56,10 +56,14 @@ HASH_CHARS = 12
 # JavaScript writes those in plain digits from 1e-6 up to 1e21, and its exponents with a sign
 # ("1e-7", "1e+21").
 _JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e[-+]?\d+)')
-# Whether a text may hold an exponent at all ("e", then a digit or a sign): most hold none. Not
-# asked for the digit before it: a pattern that starts with a literal is searched for that
-# byte first, 22 -> 8 µs on a 3 KB view (an "e-" in a string only costs the exact pass).
-_EXPONENT = re.compile(rb"e[-+\d]")
+# Whether a text may hold such a number at all, asked first of every text (most hold none): an
+# integral float's ".0" before a delimiter or at the end, or an exponent, which orjson (3.12
+# and later: pyproject.toml) always writes with its sign ("1e+16", "5e-6"), so a text with
+# neither "+" nor "-" holds none. A pattern that starts with a literal and two one-byte
+# searches (memchr): ≈ 1.3 µs on a 2.7 KB view, against 6.3 for the substring test of ".0"
+# and the search for an "e" before a digit or sign they replaced (bench/README.md, issue 15
+# point 2, sixth session).
+_MAYBE_INTEGRAL = re.compile(rb"\.0(?:[,\]}]|$)")
 
 
 def js_number(value: float) -> str:
@@ -133,15 +137,17 @@ _NAMED: dict[str, bytes] = {}
 
 # In a container's text, a number that may be spelled otherwise by JavaScript: in a value's
 # place (after ":", "," or "["; before ",", "]" or "}"), integral or with an exponent.  Only
-# asked when a text holds ".0" or an exponent's "e" at all: most such texts hold them in words or
-# in fractions ("0.05"), and the exact pass, a Python call per string of the text, costs
+# asked when a text may hold one (``_MAYBE_INTEGRAL``, a sign): most such texts hold them in
+# words or in fractions, and the exact pass, a Python call per string of the text, costs
 # ≈ 0.4 ms on a 4 KB view against ≈ 18 µs for this search.
 _TO_RESPELL = re.compile(rb"[:,\[]-?\d+(?:\.0|(?:\.\d+)?e[-+]?\d+)[,\]}]")
 
 
 def _spelled(value: Any) -> bytes:
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    if (b".0" in text or _EXPONENT.search(text)) and (type(value) not in _CONTAINERS or _TO_RESPELL.search(text)):
+    if (_MAYBE_INTEGRAL.search(text) or b"-" in text or b"+" in text) and (
+        type(value) not in _CONTAINERS or _TO_RESPELL.search(text)
+    ):
         return _JS_DIFFERS.sub(_as_javascript, text)
     return text
 
