@@ -193,7 +193,8 @@ def show(name: str, row: dict[str, float]) -> None:
 
 async def run(args: argparse.Namespace) -> None:
     rows = {}
-    for name, root in ([("baseline", Path(args.baseline).resolve())] if args.baseline else []) + [("this tree", ROOT)]:
+    tree = Path(args.tree).resolve() if args.tree else ROOT
+    for name, root in ([("baseline", Path(args.baseline).resolve())] if args.baseline else []) + [("this tree", tree)]:
         print(f"{name} ({root}):", flush=True)
         keep = args.keep / name.replace(" ", "-") if args.keep else None
         rows[name] = await measure(root, args.tables, args.warm, args.seed, keep)
@@ -212,6 +213,7 @@ def main() -> int:
     p.add_argument("--warm", type=int, default=2, help="tables played first, not counted")
     p.add_argument("--seed", type=int, default=1, help="the driver's choices (the dice are the server's)")
     p.add_argument("--baseline", default=None, help="another checkout, measured first")
+    p.add_argument("--tree", default=None, help="the checkout measured as 'this tree' (default: this one)")
     p.add_argument("--keep", type=Path, default=None,
                    help="keep each phase's callgrind dump in this folder (callgrind_annotate reads them)")
     args = p.parse_args()
