@@ -1,10 +1,10 @@
 """The lobby's busiest routes, answered ahead of FastAPI's router: the plain case only.
 
 Every table's life takes a create, a join per seat and a start. Through FastAPI a join cost
-≈ 1.6 ms of server CPU on the benchmark machine, three quarters of it the framework (the
+≈ 1.4–1.6 ms of server CPU on the benchmark machine, three quarters of it the framework (the
 middleware, the router's match over every route, the dependencies solved per request, the
-response validated again before it is dumped), and at the load benchmark's churn that was a
-tenth of every action's CPU (bench/README.md, issue 15 point 2, "the express lane").
+response validated again before it is dumped), and a table's create, joins and start were more
+than half of its churn (bench/README.md, issue 15 point 2, sixth session).
 
 This lane calls the very same endpoint functions (lobby/routes.py) with what FastAPI would have
 given them, and answers as FastAPI would: the same JSON, status and headers

@@ -52,7 +52,7 @@ HASH_CHARS = 12
 
 
 # A JSON string (skipped whole), an integral float as orjson spells it ("2.0", "-0.0"), or a
-# number orjson writes with an exponent ("5e-6", and "1e16" before orjson 3.10, "1e+16" since):
+# number orjson writes with an exponent ("5e-6"; "1e16" until orjson 3.11.0, "1e+16" since 3.11.x):
 # JavaScript writes those in plain digits from 1e-6 up to 1e21, and its exponents with a sign
 # ("1e-7", "1e+21").
 _JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e[-+]?\d+)')

@@ -10,6 +10,7 @@ import random
 import zlib
 from pathlib import Path
 
+import orjson
 import pytest
 
 from backend.engine.registry import get_game
@@ -31,6 +32,19 @@ def test_equal_parts_are_one_object_and_the_info_is_the_games() -> None:
     # The heroes' sheets and the seats do: shared only by the tables with the same ones.
     assert a["heroes"] is b["heroes"] and a["heroes"] is not c["heroes"]
     assert a["seats"] != c["seats"]
+
+
+def test_the_welcomes_text_of_equal_static_infos_is_one_object() -> None:
+    game = get_game("dorasure")
+    two = {"heroes": ["ninja", "hunter"]}
+    a, b = static.static_info(game, two), static.static_info(game, dict(two))
+    other = static.static_info(game, {"heroes": ["paladin"]})
+    assert static.static_text(a) is static.static_text(b)
+    assert static.static_text(a) is not static.static_text(other)
+    # The text is the static info's own: a message holding it reads back as the info.
+    assert orjson.loads(orjson.dumps({"static": static.static_text(other)})) == {
+        "static": game.static_info({"heroes": ["paladin"]})
+    }
 
 
 def test_parts_of_two_games_are_never_mixed() -> None:
