@@ -95,8 +95,7 @@ class TableRuntime:
         self.game = game
         self.record: TableRecord = load.table
         self.id = self.record.id
-        self.static = static.static_info(game, self.record.options)  # parts shared by tables
-        self.static_text = static.static_text(self.static)  # what the welcomes send of it
+        self.static_text = static.static_text(game, self.record.options)  # one text, shared by tables
         self._sides = game.sides(self.record.options) if isinstance(game, Sides) else None
         self.backlog = Backlog(tables.repo, game, self.id, self.settings.missed_ring)
         # Spectators watching from a side, whole rounds behind (issue 14.4): None unless allowed.

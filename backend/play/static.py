@@ -1,11 +1,14 @@
-"""A game's static info as this worker's tables hold it: each top-level part shared by every
-loaded table whose part is equal.
+"""A game's static info as this worker's tables hold it: its text, one for every loaded table
+whose static info is equal.
 
 The static info (the board, the charts, the hero sheets and cards) is sent once in each
 welcome and never changes. Built per table, it was most of a table's memory at rest: Dorasure's
-board alone is ≈ 20 KiB of dicts (issue 15 point 4; bench/README.md "Capacity"). Most parts do
-not depend on the table's options (Dorasure's ``seats`` and ``heroes`` do), so tables share one
-copy of each: the same objects, which the play layer only ever encodes, never changes.
+board alone is ≈ 20 KiB of dicts (issue 15 point 4; bench/README.md "Capacity"). A table holds
+no dicts of it, only the text a welcome inserts as it is (an ``orjson.Fragment``): Dorasure's
+≈ 13 KB board was encoded again for each of a table's six welcomes, a fifth of a table's setup
+(bench/server_instructions.py; bench/README.md, issue 15 point 2, sixth session). Tables whose
+static info is equal (most: it depends on the options only, often not even on them) share
+one text.
 """
 
 from __future__ import annotations
@@ -17,38 +20,15 @@ import orjson
 
 from backend.engine.core import Game
 
-# The texts of whole static infos, by their text: a welcome inserts one as it is.
+# The texts kept, by their bytes. Bounded: at this many the map starts over (the tables
+# loaded meanwhile keep what they hold; they just stop sharing with newer ones).
 _TEXTS: dict[bytes, orjson.Fragment] = {}
 TEXTS_MAX = 64
 
-# The parts kept, by game, key and encoded value. Bounded: at this many the map starts over
-# (the tables loaded meanwhile keep what they hold; they just stop sharing with newer ones).
-_PARTS: dict[tuple[str, str, bytes], Any] = {}
-PARTS_MAX = 512
 
-
-def static_info(game: Game[Any], options: Mapping[str, Any]) -> dict[str, Any]:
-    static = game.static_info(options)
-    shared: dict[str, Any] = {}
-    for key, value in static.items():
-        if type(value) is dict or type(value) is list:
-            ident = (game.name, key, orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
-            kept = _PARTS.get(ident)
-            if kept is None:
-                if len(_PARTS) >= PARTS_MAX:
-                    _PARTS.clear()
-                kept = _PARTS[ident] = value
-            value = kept
-        shared[key] = value
-    return shared
-
-
-def static_text(static: Mapping[str, Any]) -> orjson.Fragment:
-    """``static`` as a welcome sends it: its JSON text, which orjson copies into each welcome
-    as it is (``orjson.Fragment``) instead of encoding its ≈ 13 KB of dicts again (Dorasure's:
-    a welcome was a fifth of a table's setup, bench/server_instructions.py). One text for all
-    the tables whose static info is equal, as their parts are."""
-    text = orjson.dumps(static)
+def static_text(game: Game[Any], options: Mapping[str, Any]) -> orjson.Fragment:
+    """The static info of a table of ``game`` with ``options``, as a welcome sends it."""
+    text = orjson.dumps(game.static_info(options))
     kept = _TEXTS.get(text)
     if kept is None:
         if len(_TEXTS) >= TEXTS_MAX:

@@ -1,5 +1,5 @@
 """A loaded table's memory at rest (issue 15 point 4; bench/capacity.py measures it): the static
-info tables share (play/static.py), and what a table lets go when nobody is connected
+info's text tables share (play/static.py), and what a table lets go when nobody is connected
 (``TableRuntime._rest``, the games' ``AtRest``)."""
 
 from __future__ import annotations
@@ -21,46 +21,34 @@ from ..server_fixtures import WsClient, play_random
 from .inprocess import seated_clients, serving, wait_for
 
 
-def test_equal_parts_are_one_object_and_the_info_is_the_games() -> None:
+def _read(text: orjson.Fragment) -> object:
+    """What a message holding ``text`` reads back as."""
+    return orjson.loads(orjson.dumps({"static": text}))["static"]
+
+
+def test_equal_static_infos_are_one_text_and_the_text_is_the_games() -> None:
     game = get_game("dorasure")
     two = {"heroes": ["ninja", "hunter"]}
     other = {"heroes": ["paladin", "shaman", "ninja"]}
-    a, b, c = static.static_info(game, two), static.static_info(game, dict(two)), static.static_info(game, other)
-    assert a == game.static_info(two) and c == game.static_info(other)
-    # The board does not depend on the heroes: every table holds the same one.
-    assert a["spaces"] is b["spaces"] is c["spaces"] and a["charts"] is c["charts"]
-    # The heroes' sheets and the seats do: shared only by the tables with the same ones.
-    assert a["heroes"] is b["heroes"] and a["heroes"] is not c["heroes"]
-    assert a["seats"] != c["seats"]
+    a, b, c = static.static_text(game, two), static.static_text(game, dict(two)), static.static_text(game, other)
+    assert a is b and a is not c
+    assert _read(a) == game.static_info(two) and _read(c) == game.static_info(other)
 
 
-def test_the_welcomes_text_of_equal_static_infos_is_one_object() -> None:
-    game = get_game("dorasure")
-    two = {"heroes": ["ninja", "hunter"]}
-    a, b = static.static_info(game, two), static.static_info(game, dict(two))
-    other = static.static_info(game, {"heroes": ["paladin"]})
-    assert static.static_text(a) is static.static_text(b)
-    assert static.static_text(a) is not static.static_text(other)
-    # The text is the static info's own: a message holding it reads back as the info.
-    assert orjson.loads(orjson.dumps({"static": static.static_text(other)})) == {
-        "static": game.static_info({"heroes": ["paladin"]})
-    }
-
-
-def test_parts_of_two_games_are_never_mixed() -> None:
-    dorn = static.static_info(get_game("dorn"), {})
-    dorasure = static.static_info(get_game("dorasure"), {"heroes": ["ninja"]})
-    assert dorn["heroes"] is not dorasure["heroes"] and dorn["heroes"] != dorasure["heroes"]
+def test_two_games_never_share_a_text() -> None:
+    dorn, dorasure = get_game("dorn"), get_game("dorasure")
+    assert _read(static.static_text(dorn, {})) == dorn.static_info({})
+    assert _read(static.static_text(dorasure, {"heroes": ["ninja"]})) == dorasure.static_info({"heroes": ["ninja"]})
 
 
 def test_the_map_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(static, "_PARTS", {})
-    monkeypatch.setattr(static, "PARTS_MAX", 3)
+    monkeypatch.setattr(static, "_TEXTS", {})
+    monkeypatch.setattr(static, "TEXTS_MAX", 3)
     game = get_game("dorasure")
     for heroes in (["ninja"], ["hunter"], ["paladin"], ["shaman"]):
-        info = static.static_info(game, {"heroes": heroes})
-        assert len(static._PARTS) <= 3
-        assert info == game.static_info({"heroes": heroes})
+        text = static.static_text(game, {"heroes": heroes})
+        assert len(static._TEXTS) <= 3
+        assert _read(text) == game.static_info({"heroes": heroes})
 
 
 def test_at_rest_drops_the_caches_and_changes_nothing_else() -> None:
