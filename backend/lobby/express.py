@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import Headers
 from starlette.responses import Response
@@ -38,6 +39,9 @@ from .schemas import SeatIn, TableIn
 log = logging.getLogger("dragontable.api")
 
 Endpoint = Callable[[Any, str, BaseModel | None, str | None], Awaitable[BaseModel]]
+# A lane's route: the body's model (None: no body), the endpoint's call, the status on
+# success, and the table id the path names ("" for none).
+Route = tuple[type[BaseModel] | None, Endpoint, int, str]
 
 
 async def _create(app: Any, _id: str, body: BaseModel | None, authorization: str | None) -> BaseModel:
@@ -64,28 +68,40 @@ async def _get(app: Any, table_id: str, _body: BaseModel | None, _authorization:
     return await routes.get_table(table_id, app.state.repo, app.state.tables)
 
 
-# (method, path) -> (the body's model or None for no body, the endpoint, the status on success),
-# as the routes declare them in lobby/routes.py.
-_ROUTES: list[tuple[str, re.Pattern[str], type[BaseModel] | None, Endpoint, int]] = [
-    ("POST", re.compile(r"/api/tables()"), TableIn, _create, 201),
-    ("POST", re.compile(r"/api/tables/([^/]+)/join"), SeatIn, _join, 200),
-    ("POST", re.compile(r"/api/tables/([^/]+)/start"), None, _start, 200),
-    ("GET", re.compile(r"/api/tables/([^/]+)"), None, _get, 200),
-]
+def _lanes() -> list[tuple[str, re.Pattern[str], type[BaseModel] | None, Endpoint, int]]:
+    """(method, path pattern, body model, call, status) of each lane, the method, path and
+    status read from the route's own FastAPI declaration, so the two cannot drift apart."""
+    calls: dict[Callable[..., Any], tuple[type[BaseModel] | None, Endpoint]] = {
+        routes.create_table: (TableIn, _create),
+        routes.join: (SeatIn, _join),
+        routes.start: (None, _start),
+        routes.get_table: (None, _get),
+    }
+    out = []
+    for route in routes.router.routes:
+        if isinstance(route, APIRoute) and route.endpoint in calls:
+            model, call = calls.pop(route.endpoint)
+            for method in route.methods or ():  # one each, as lobby/routes.py declares them
+                out.append((method, route.path_regex, model, call, route.status_code or 200))
+    assert not calls, f"no route declared for {list(calls)}"
+    return out
 
 
-def route_of(scope: Scope) -> tuple[type[BaseModel] | None, Endpoint, int, str] | None:
-    """The lane's route for this HTTP request, with the path's table id, or None (FastAPI's)."""
+_ROUTES = _lanes()
+
+
+def route_of(scope: Scope) -> Route | None:
+    """The lane's route for this HTTP request, or None (FastAPI's)."""
     method, path = scope["method"], scope["path"]
     for want, pattern, model, endpoint, status in _ROUTES:
-        if method == want and (match := pattern.fullmatch(path)):
-            return model, endpoint, status, match.group(1)
+        if method == want and (match := pattern.match(path)):
+            return model, endpoint, status, match.groupdict().get("table_id", "")
     return None
 
 
 async def serve(
     app: Any, scope: Scope, receive: Receive, send: Send,
-    route: tuple[type[BaseModel] | None, Endpoint, int, str],
+    route: Route,
     fallback: Callable[[Scope, Receive, Send], Awaitable[None]],
 ) -> None:  # fmt: skip
     model, endpoint, status, table_id = route
