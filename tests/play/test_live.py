@@ -103,6 +103,12 @@ async def test_every_abuse_gets_its_documented_answer(server, api) -> None:
     ):
         await p1.send(text)
         assert (await p1.expect("error"))["code"] == code
+    # Nesting past the parser's bound is malformed too, and the answer says why.
+    await p1.send('{"type":"act","action":' + "[" * 1100 + "]" * 1100 + "}")
+    error = await p1.expect("error")
+    assert error["code"] == "malformed" and "1024 levels" in error["message"]
+    await p1.send("{not json")
+    assert "not valid JSON" in (await p1.expect("error"))["message"]
     await p1.send({"type": "ping"})
     await p1.expect("pong")
 
