@@ -99,8 +99,8 @@ class Counter:
         return loop, others
 
 
-async def one_table(api: Api, ws_base: str, options: dict[str, Any], rnd: random.Random) -> tuple[int, Any]:
-    """Set up a table and its connections; returns (nothing played yet, the peers)."""
+async def one_table(api: Api, ws_base: str, options: dict[str, Any]) -> tuple[dict[str, Peer], list[Peer]]:
+    """Set up a table and its connections, all welcomed: (the seats' peers, everyone's)."""
     table = await asyncio.to_thread(api.create_table, "dorasure", options)
     tokens = {s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]}
     await asyncio.to_thread(api.start, table["id"])
@@ -117,7 +117,7 @@ async def one_table(api: Api, ws_base: str, options: dict[str, Any], rnd: random
         watchers.append(Peer(ws))
     everyone = [*seats.values(), *watchers]
     await asyncio.gather(*(p.arrival(0) for p in everyone))
-    return 0, (seats, everyone)
+    return seats, everyone
 
 
 async def play(seats: dict[str, Peer], everyone: list[Peer], rnd: random.Random) -> int:
@@ -159,7 +159,7 @@ async def measure(root: Path, tables: int, warm: int, seed: int, keep: Path | No
                 if i == warm:
                     counter.on()
                     counter.read()  # nothing yet: the counts start here
-                _, (seats, everyone) = await one_table(api, ws_base, options, rnd)
+                seats, everyone = await one_table(api, ws_base, options)
                 setup = counter.read("setup")
                 played = await play(seats, everyone, rnd)
                 play_counts = counter.read("play")
