@@ -77,7 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         checkpoints = Checkpoints(engine, on_checkpoint=metrics.checkpoint_pages.observe) if own_checkpoints else None
 
         def on_batch(actions: int) -> None:
-            metrics.batch_size.observe(actions)
+            if actions:  # (none when the batch held lobby writes only)
+                metrics.batch_size.observe(actions)
             if checkpoints is not None:
                 checkpoints.wrote()
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, TypeVar, cast
 
 from fastapi import APIRouter, Depends, Header, Query, Request
+from sqlalchemy import Connection
 
 from backend.config import Settings
 from backend.engine.core import Game, InvalidOptions
@@ -44,6 +46,7 @@ from .schemas import (
 )
 
 log = logging.getLogger("dragontable.lobby")
+T = TypeVar("T")
 ERRORS: dict[int | str, dict[str, Any]] = {
     s: {"model": ErrorOut} for s in (400, 401, 403, 404, 409, 413, 422)
 }
@@ -122,6 +125,38 @@ def _read_table(repo: Repository, table_id: str, with_seed: bool = False) -> Tab
         raise ApiError(404, "not_found", "There is no such table.") from None
 
 
+def _table_on(repo: Repository, conn: Connection, table_id: str) -> TableRecord:
+    try:
+        return repo.table_on(conn, table_id)
+    except NotFound:
+        raise ApiError(404, "not_found", "There is no such table.") from None
+
+
+class _Refused:
+    __slots__ = ("error",)
+
+    def __init__(self, error: ApiError) -> None:
+        self.error = error
+
+
+async def _committed(tables: Tables, write: Callable[[Connection], T]) -> T:
+    """``write`` run with the next group commit (store/writer.py ``run``): on SQLite on the event
+    loop, in the transaction and under the disk flush of the actions committed beside it,
+    instead of a thread hop and a transaction of its own each.  Its refusals (``ApiError``) are
+    all raised before it writes anything, so the batch goes on without it; they are raised here."""
+
+    def refusing(conn: Connection) -> T | _Refused:
+        try:
+            return write(conn)
+        except ApiError as exc:
+            return _Refused(exc)
+
+    result = await tables.writer.run(refusing)
+    if isinstance(result, _Refused):
+        raise result.error
+    return result
+
+
 def _out(tables: Tables, record: TableRecord) -> TableOut:
     spectators, connected = tables.presence_of(record.id)
     return table_out(record, connected, spectators, tables.stand_ins_of(record.id))
@@ -183,21 +218,25 @@ async def create_table(
     except (TypeError, ValueError, KeyError, AttributeError):
         # A game that trips over odd option types still answers with a 4xx.
         raise ApiError(422, "invalid_options", "These options cannot set up a table of this game.") from None
-    record = await asyncio.to_thread(
-        repo.create_table,
-        game=game.name,
-        rules_version=game.rules_version,
-        title=body.title or game.title,
-        options=options,
-        visibility=body.visibility,
-        host=player,
-        seats=[(s.seat, s.label) for s in seats],
-        turn_clock_seconds=body.turn_clock_seconds,
-        prompt_timeout_seconds=body.prompt_timeout_seconds or settings.prompt_timeout_seconds,
-        takeover=body.takeover,
-        bot_seconds=body.bot_seconds,
-    )
-    return _out(tables, record)
+
+    def insert(conn: Connection) -> TableRecord:
+        table_id = repo.create_table_on(
+            conn,
+            game=game.name,
+            rules_version=game.rules_version,
+            title=body.title or game.title,
+            options=options,
+            visibility=body.visibility,
+            host=player,
+            seats=[(s.seat, s.label) for s in seats],
+            turn_clock_seconds=body.turn_clock_seconds,
+            prompt_timeout_seconds=body.prompt_timeout_seconds or settings.prompt_timeout_seconds,
+            takeover=body.takeover,
+            bot_seconds=body.bot_seconds,
+        )
+        return repo.table_on(conn, table_id)
+
+    return _out(tables, await _committed(tables, insert))
 
 
 @router.get("/api/tables", response_model=list[TableOut], tags=["tables"])
@@ -232,10 +271,8 @@ async def get_table(table_id: str, repo: RepoDep, tables: TablesDep) -> TableOut
 async def join(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> JoinOut:
     _check_id(table_id)
 
-    def read_and_take() -> tuple[TableRecord, SeatRecord, str | None]:
-        # The table read and the seat taken in one hop to a worker thread, not two: a hop is
-        # ≈ a fifth of a join's CPU (issue 15.2, bench/README.md "the table churn").
-        record = _read_table(repo, table_id)
+    def read_and_take(conn: Connection) -> tuple[TableRecord, SeatRecord, str | None]:
+        record = _table_on(repo, conn, table_id)
         if record.status == "finished":
             raise ApiError(409, "game_over", "The game is over; you can still watch its replay.")
         seat = next((s for s in record.seats if s.seat == body.seat), None)
@@ -244,9 +281,9 @@ async def join(table_id: str, body: SeatIn, player: PlayerDep, repo: RepoDep, ta
         if seat.player_id is not None and seat.player_id != player.id:
             raise ApiError(409, "seat_taken", "Someone else holds that seat.")
         # Joining a seat you already hold issues a new token (lost browser): the old one stops working.
-        return record, seat, repo.take_seat(table_id, body.seat, player.id)
+        return record, seat, repo.take_seat_on(conn, table_id, body.seat, player.id)
 
-    record, seat, token = await asyncio.to_thread(read_and_take)
+    record, seat, token = await _committed(tables, read_and_take)
     if token is None:
         raise ApiError(409, "seat_taken", "Someone else holds that seat.")
     await tables.table_changed(table_id)
@@ -329,9 +366,8 @@ async def bot_work(
 async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesDep) -> TableOut:
     _check_id(table_id)
 
-    def read_and_start() -> TableRecord:
-        # One hop to a worker thread for the read, the setup and the write, as a join's.
-        record = _read_table(repo, table_id)
+    def read_and_start(conn: Connection) -> TableRecord:
+        record = _table_on(repo, conn, table_id)
         if record.host_player_id != player.id:
             raise ApiError(403, "not_host", "Only the host can start the game.")
         if record.status != "open":
@@ -347,14 +383,14 @@ async def start(table_id: str, player: PlayerDep, repo: RepoDep, tables: TablesD
         except ForkBroken as exc:
             raise ApiError(409, "fork_broken", f"This fork cannot start: {exc}.") from None
         record.commitment, record.initial_hash = commitment(seed), state_hash(game, initial)
-        started = repo.start_table(
-            table_id, seed_hex=seed.hex(), commitment=record.commitment, initial_hash=record.initial_hash
+        started = repo.start_table_on(
+            conn, table_id, seed_hex=seed.hex(), commitment=record.commitment, initial_hash=record.initial_hash
         )
-        if not started:
+        if not started:  # (nothing was written)
             raise ApiError(409, "already_started", "The game has already started.")
         return record
 
-    record = await asyncio.to_thread(read_and_start)
+    record = await _committed(tables, read_and_start)
     await tables.table_changed(table_id)
     log.info("table %s started (%s)", table_id, record.game, extra={"table": table_id})
     record.status, record.seq = "live", 0

@@ -17,7 +17,7 @@ from sqlalchemy import Engine, bindparam, insert, update
 
 from .db import writing
 from .models import ActionRow, GameTable, Snapshot
-from .records import ActionWrite, Conflict, Unsavable
+from .records import ActionWrite, Conflict, LobbyWrite, Unsavable
 
 # Built once: the writer runs these for every action of every table.
 _GT = GameTable.__table__
@@ -111,10 +111,30 @@ class LogWriter:
         self.multirow = engine.dialect.name == "sqlite" and sqlite3.sqlite_version_info >= (3, 33)
         self._moves: dict[int, str] = {}
 
-    def append(self, batch: Sequence[ActionWrite]) -> None:
-        """One transaction for the whole batch; Conflict when any item is refused (nothing kept)."""
+    def append(self, batch: Sequence[ActionWrite | LobbyWrite]) -> None:
+        """One transaction for the whole batch; Conflict when any item is refused (nothing kept).
+        Each lobby write's ``value`` is what its ``run`` returned."""
         with writing(self.engine):  # store/db.py: no sleeping in SQLite's busy handler
-            self._append(batch)
+            if all(type(item) is ActionWrite for item in batch):
+                self._append(batch)  # type: ignore[arg-type]  # (checked just above)
+            else:
+                self._append_with_lobby(batch)
+
+    def _append_with_lobby(self, batch: Sequence[ActionWrite | LobbyWrite]) -> None:
+        """The actions on the driver's cursor and the lobby's writes through SQLAlchemy, in one
+        transaction of one connection (SQLAlchemy's ``begin``: committed at the end, rolled back
+        on any raise)."""
+        actions = [item for item in batch if type(item) is ActionWrite]
+        with self.engine.begin() as conn:
+            if actions:
+                cur = conn.connection.cursor()
+                try:
+                    self._write(cur, actions)
+                finally:
+                    cur.close()
+            for item in batch:
+                if isinstance(item, LobbyWrite):
+                    item.value = item.run(conn)
 
     def _append(self, batch: Sequence[ActionWrite]) -> None:
         conn = self.engine.raw_connection()

@@ -7,9 +7,12 @@ store/repository.py, as before the split.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy import Connection
 
 
 class Conflict(Exception):
@@ -134,3 +137,19 @@ class ActionWrite:
     events: list[LoggedEvent]
     snapshot: str | None = None
     outcome: dict[str, Any] | None = None
+
+
+class LobbyWrite:
+    """A lobby write (a table created, a seat taken, a game started) that goes to the database
+    with the next group commit (store/writer.py): ``run`` is called with the batch's SQLAlchemy
+    ``Connection``, in its transaction, and what it returns is kept in ``value``.
+
+    ``run`` may read and write; it may be run twice (a batch that fails is tried again item by
+    item, each in a transaction of its own), so what it does outside the database must bear that.
+    A raise fails its batch, so ``run`` refuses by returning (the lobby's refusals: lobby/routes.py)."""
+
+    __slots__ = ("run", "value")
+
+    def __init__(self, run: Callable[[Connection], Any]) -> None:
+        self.run = run
+        self.value: Any = None

@@ -28,6 +28,7 @@ from .records import (
     ActionWrite,
     ChatRecord,
     Conflict,
+    LobbyWrite,
     LoggedAction,
     LoggedEvent,
     NotFound,
@@ -43,6 +44,7 @@ __all__ = [
     "ActionWrite",
     "ChatRecord",
     "Conflict",
+    "LobbyWrite",
     "LoggedAction",
     "LoggedEvent",
     "NotFound",
@@ -201,8 +203,15 @@ class Repository(ChatLog):
         return player
 
     # -- tables -------------------------------------------------------------
-    def create_table(
+    def create_table(self, **fields: Any) -> TableRecord:
+        """A new open table (``fields``: ``create_table_on``'s) in a transaction of its own."""
+        with write_transaction(self.engine) as conn:
+            table_id = self.create_table_on(conn, **fields)
+        return self.get_table(table_id)
+
+    def create_table_on(
         self,
+        conn: Connection,
         *,
         game: str,
         rules_version: int,
@@ -217,38 +226,35 @@ class Repository(ChatLog):
         bot_seconds: float = 1.0,
         origin: dict[str, Any] | None = None,
         origin_state: str | None = None,
-    ) -> TableRecord:
+    ) -> str:
+        """Insert a new open table and its seats in ``conn``'s transaction; returns its id."""
         table_id = new_id()
-        with write_transaction(self.engine) as conn:
-            conn.execute(
-                _INSERT_TABLE,
-                {
-                    "id": table_id,
-                    "game": game,
-                    "rules_version": rules_version,
-                    "title": title,
-                    "options": options,
-                    "visibility": visibility,
-                    "status": "open",
-                    "host_player_id": host.id,
-                    "seq": 0,
-                    "turn_clock_seconds": turn_clock_seconds,
-                    "prompt_timeout_seconds": prompt_timeout_seconds,
-                    "takeover": takeover,
-                    "bot_seconds": bot_seconds,
-                    "created_at": now(),
-                    "origin": origin,
-                    "origin_state": origin_state,
-                },
-            )
-            conn.execute(
-                _INSERT_SEATS,
-                [
-                    {"table_id": table_id, "seat": seat, "position": i, "label": label}
-                    for i, (seat, label) in enumerate(seats)
-                ],
-            )
-        return self.get_table(table_id)
+        conn.execute(
+            _INSERT_TABLE,
+            {
+                "id": table_id,
+                "game": game,
+                "rules_version": rules_version,
+                "title": title,
+                "options": options,
+                "visibility": visibility,
+                "status": "open",
+                "host_player_id": host.id,
+                "seq": 0,
+                "turn_clock_seconds": turn_clock_seconds,
+                "prompt_timeout_seconds": prompt_timeout_seconds,
+                "takeover": takeover,
+                "bot_seconds": bot_seconds,
+                "created_at": now(),
+                "origin": origin,
+                "origin_state": origin_state,
+            },
+        )
+        conn.execute(
+            _INSERT_SEATS,
+            [{"table_id": table_id, "seat": seat, "position": i, "label": label} for i, (seat, label) in enumerate(seats)],
+        )
+        return table_id
 
     @staticmethod
     def _record(conn: Connection, row: Any, *, with_seed: bool = False) -> TableRecord:
@@ -288,7 +294,11 @@ class Repository(ChatLog):
 
     def get_table(self, table_id: str, *, with_seed: bool = False) -> TableRecord:
         with self.engine.connect() as conn:
-            return self._record(conn, self._table_row(conn, table_id), with_seed=with_seed)
+            return self.table_on(conn, table_id, with_seed=with_seed)
+
+    def table_on(self, conn: Connection, table_id: str, *, with_seed: bool = False) -> TableRecord:
+        """The table as ``conn`` sees it (raises NotFound)."""
+        return self._record(conn, self._table_row(conn, table_id), with_seed=with_seed)
 
     def list_tables(
         self, statuses: Sequence[str], limit: int = 200, open_since: datetime | None = None
@@ -339,11 +349,13 @@ class Repository(ChatLog):
 
         The condition is in the UPDATE, so two players racing for one seat cannot both win.
         """
-        token = new_token()
         with write_transaction(self.engine) as conn:
-            moved = conn.execute(
-                _TAKE_SEAT, {"t": table_id, "s": seat, "p": player_id, "h": token_hash(token)}
-            )
+            return self.take_seat_on(conn, table_id, seat, player_id)
+
+    def take_seat_on(self, conn: Connection, table_id: str, seat: str, player_id: str) -> str | None:
+        """``take_seat`` in ``conn``'s transaction."""
+        token = new_token()
+        moved = conn.execute(_TAKE_SEAT, {"t": table_id, "s": seat, "p": player_id, "h": token_hash(token)})
         return token if moved.rowcount == 1 else None
 
     def free_seat(self, table_id: str, seat: str, player_id: str) -> bool:
@@ -367,11 +379,14 @@ class Repository(ChatLog):
     def start_table(self, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
         """Open → live, once; False when someone else started it first."""
         with write_transaction(self.engine) as conn:
-            result = conn.execute(
-                _START,
-                {"t": table_id, "seed": seed_hex, "commitment": commitment, "initial": initial_hash, "at": now()},
-            )
-            return result.rowcount == 1
+            return self.start_table_on(conn, table_id, seed_hex=seed_hex, commitment=commitment, initial_hash=initial_hash)
+
+    def start_table_on(self, conn: Connection, table_id: str, *, seed_hex: str, commitment: str, initial_hash: str) -> bool:
+        """``start_table`` in ``conn``'s transaction."""
+        result = conn.execute(
+            _START, {"t": table_id, "seed": seed_hex, "commitment": commitment, "initial": initial_hash, "at": now()}
+        )
+        return result.rowcount == 1
 
     # -- play ---------------------------------------------------------------
     def load_for_play(self, table_id: str) -> PlayLoad:
@@ -427,13 +442,15 @@ class Repository(ChatLog):
         with self.sessions() as s:
             return s.scalar(select(func.count()).where(ActionRow.table_id == table_id)) or 0
 
-    def append_batch(self, batch: Sequence[ActionWrite]) -> list[Exception | None]:
+    def append_batch(self, batch: Sequence[ActionWrite | LobbyWrite]) -> list[Exception | None]:
         """Commit a batch in one transaction (one fsync); if that fails for any reason, one
-        transaction per action, so one action the database refuses (a Conflict, Unsavable
-        data) never takes the actions of other tables down with it.
+        transaction per item, so one action the database refuses (a Conflict, Unsavable
+        data) never takes the actions of other tables down with it, nor a lobby write that
+        raised (``LobbyWrite``) the others.
 
-        Returns, per item, None (committed) or the exception that refused it.  When the
-        database itself is gone, the items not yet tried get the same error without a try.
+        Returns, per item, None (committed; a lobby write's result is in its ``value``) or the
+        exception that refused it.  When the database itself is gone, the items not yet tried
+        get the same error without a try.
         """
         log = self._log_writer()
         try:
@@ -449,7 +466,11 @@ class Repository(ChatLog):
                 results.append(None)
             except (Conflict, Unsavable) as exc:
                 results.append(exc)
-            except Exception as exc:  # the database is unreachable: do not hammer it
+            except Exception as exc:
+                if isinstance(item, LobbyWrite):
+                    results.append(exc)  # what it ran raised: its own failure, as a Conflict is
+                    continue
+                # the database is unreachable: do not hammer it
                 results += [exc] * (len(batch) - len(results))
                 break
         return results

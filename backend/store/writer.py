@@ -1,4 +1,5 @@
-"""Group commit: every table's actions written many per transaction.
+"""Group commit: every table's actions written many per transaction, and the lobby's writes
+(a table created, a seat taken, a game started: ``run``) with them.
 
 Masters hand their action rows over and await the commit; the writer takes
 everything handed over since its last commit and writes it in one transaction, so
@@ -30,8 +31,13 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
-from .repository import ActionWrite, Repository
+from sqlalchemy import Connection
+
+from .repository import ActionWrite, LobbyWrite, Repository
+
+T = TypeVar("T")
 
 log = logging.getLogger("dragontable.store")
 
@@ -42,7 +48,7 @@ _COMPANY = 25
 
 @dataclass(slots=True)
 class _Job:
-    item: ActionWrite
+    item: ActionWrite | LobbyWrite
     future: asyncio.Future[None]
     loop: asyncio.AbstractEventLoop
 
@@ -58,7 +64,7 @@ class CommitWriter:
         interval: float = 0.0,
     ) -> None:
         self.repo = repo
-        # Told the size of every batch written (the server's metrics).
+        # Told the actions of every batch written (the server's metrics; lobby writes are not counted).
         self.on_batch = on_batch
         self.max_batch = max_batch
         self.inline = inline
@@ -88,6 +94,23 @@ class CommitWriter:
     async def commit(self, item: ActionWrite) -> None:
         """Returns once ``item`` is durable; raises repository.Conflict or Unsavable if refused
         (or the database's error when it cannot be reached)."""
+        await self._enqueue(item)
+
+    async def run(self, run: Callable[[Connection], T]) -> T:
+        """``run``'s writes made durable with the next batch (``LobbyWrite``: it refuses by
+        returning, never by raising); returns what it returned.
+
+        A lobby write (a join, a start) used to be a transaction of its own in a worker thread:
+        a thread hop and a disk flush each, and on SQLite the file's write lock taken from the
+        loop's commits. Here it shares the batch's transaction and flush, and with the loop
+        writing (SQLite) it runs on the loop: no hop (bench/README.md, issue 15 point 2, the
+        seventh session)."""
+        work = LobbyWrite(run)
+        await self._enqueue(work)
+        value: T = work.value
+        return value
+
+    async def _enqueue(self, item: ActionWrite | LobbyWrite) -> None:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         job = _Job(item, future, loop)
@@ -142,10 +165,11 @@ class CommitWriter:
         except Exception as exc:  # the database is gone: every waiter hears it
             log.exception("commit failed")
             results = [exc] * len(jobs)
+        actions = sum(type(j.item) is ActionWrite for j in jobs)
         self.batches += 1
-        self.items += len(jobs)
+        self.items += actions
         if self.on_batch is not None:
-            self.on_batch(len(jobs))
+            self.on_batch(actions)
         # One wake-up per event loop for the whole batch, not one per action.
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
         for job, result in zip(jobs, results, strict=True):

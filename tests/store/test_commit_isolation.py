@@ -13,19 +13,9 @@ from typing import Any
 
 import pytest
 
-from backend.store.db import make_engine, make_sessionmaker
-from backend.store.migrate import upgrade
 from backend.store.repository import ActionWrite, Conflict, Repository, Unsavable
 from backend.store.writer import CommitWriter
 from tests.play.toygame import GAME
-
-
-@pytest.fixture
-def repo(database_url: str) -> Repository:
-    upgrade(database_url)
-    engine = make_engine(database_url)
-    yield Repository(make_sessionmaker(engine))
-    engine.dispose()
 
 
 def live_tables(repo: Repository, n: int) -> list[str]:

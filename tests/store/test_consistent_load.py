@@ -15,9 +15,7 @@ from typing import Any
 import pytest
 
 from backend.store.repository import Repository
-from tests.store.test_commit_isolation import live_tables, repo, roll
-
-__all__ = ["repo"]  # the fixture, shared with test_commit_isolation
+from tests.store.test_commit_isolation import live_tables, roll
 
 
 def test_a_commit_between_the_row_and_the_log_is_not_half_read(
