@@ -111,7 +111,7 @@ class TableRuntime:
         self.clock = SeatClock(game, self.settings, [s.seat for s in self.record.seats], self._fire)
         self.attendance = Attendance(self.settings.presence_interval_seconds, self._flush_presence)
         self.talk = TableChat(tables.repo, self.id, self.connections, self.seating,
-                              lambda message: tables.publish(self.id, message))  # fmt: skip
+                              lambda message: tables.publish(self.id, message), silent=not load.chatted)  # fmt: skip
         self._evict: asyncio.TimerHandle | None = None
         self.clock.refresh(self.state, self.live, actor=None)
 

@@ -48,6 +48,8 @@ class TableChat:
         connections: Present,
         seating: Callable[[], chat.Seating],
         publish: Callable[[dict[str, Any]], None],
+        *,
+        silent: bool = False,
     ) -> None:
         self.repo = repo
         self.table_id = table_id
@@ -58,8 +60,9 @@ class TableChat:
         self._histories: dict[tuple[tuple[str, ...], tuple[str, ...], str | None], str] = {}
         self._lines = 0  # lines kept or heard: a history read across a new line is not kept
         # True once the database was seen to hold no line of this table (most tables, when
-        # their players arrive): every arrival's history is then empty, with no read at all.
-        self._silent = False
+        # their players arrive: ``silent``, read with the table): every arrival's history is then
+        # empty, with no read at all.
+        self._silent = silent
 
     async def say(self, conn: Connection, text: str, to: str | None, seq: int) -> None:
         """Keep the line, then tell every connection that may read it, here and on the bus."""

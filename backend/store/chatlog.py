@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC
 
-from sqlalchemy import Engine, bindparam, insert, or_, select
+from sqlalchemy import Connection, Engine, bindparam, insert, or_, select
 
 from .db import write_transaction
 from .models import ChatLine
@@ -36,7 +36,11 @@ class ChatLog:
     def has_chat_lines(self, table_id: str) -> bool:
         """Whether anything was ever said at the table (its arrivals' histories are empty if not)."""
         with self.engine.connect() as conn:
-            return conn.execute(_ANY_LINE, {"t": table_id}).first() is not None
+            return self.has_chat_lines_on(conn, table_id)
+
+    @staticmethod
+    def has_chat_lines_on(conn: Connection, table_id: str) -> bool:
+        return conn.execute(_ANY_LINE, {"t": table_id}).first() is not None
 
     def chat_lines(
         self, table_id: str, channels: Sequence[str], from_seats: Sequence[str], limit: int

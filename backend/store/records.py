@@ -123,6 +123,9 @@ class PlayLoad:
     snapshot_hash: str | None
     actions: list[LoggedAction]
     action_ids: dict[str, tuple[int, str]]
+    # Whether a chat line was kept at the table when it was read (False: the first arrivals'
+    # chat histories are empty, with no read of their own: play/tablechat.py).
+    chatted: bool = True
 
 
 @dataclass(slots=True)

@@ -409,6 +409,7 @@ class Repository(ChatLog):
                 snapshot_hash=snap.state_hash if snap else None,
                 actions=actions,
                 action_ids=ids,
+                chatted=self.has_chat_lines_on(s, table_id),
             )
 
     @staticmethod

@@ -362,3 +362,20 @@ async def test_the_arrivals_at_a_silent_table_cost_one_question_and_no_read() ->
     watcher = _Conn(None)
     await quiet.send_history([watcher])
     assert history_of(watcher.frames[-1]) == ["from afar"]
+
+
+async def test_a_table_read_silent_asks_nothing_until_a_line_is_said() -> None:
+    """The table's load says whether a line was ever kept (``PlayLoad.chatted``): when none was,
+    its arrivals' histories are empty without a question of their own."""
+    repo = _Repo()
+    seating = Seating.of({"p1": "ann", "p2": "bob"}, {"all": ["p1", "p2"]}, over=False)
+    arrivals = [_Conn("p1"), _Conn("p2"), _Conn(None)]
+    talk = TableChat(repo, "t1", arrivals, lambda: seating, lambda message: None, silent=True)  # type: ignore[arg-type]
+    for c in arrivals:
+        await talk.send_history([c])
+    assert (repo.asked, repo.reads) == (0, 0)
+    assert all(history_of(c.frames[-1]) == [] for c in arrivals)
+    await talk.say(arrivals[0], "hello all", None, 3)
+    late = _Conn(None)
+    await talk.send_history([late])
+    assert history_of(late.frames[-1]) == ["hello all"] and repo.reads == 1

@@ -10,11 +10,12 @@ clean-clone CI run). The actions and their ids are now read up to the seq the ro
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from backend.store.repository import Repository
+from backend.store.repository import ChatRecord, Repository
 from tests.store.test_commit_isolation import live_tables, roll
 
 
@@ -38,3 +39,10 @@ def test_a_commit_between_the_row_and_the_log_is_not_half_read(
     assert load.action_ids == {"a1": (1, "p1"), "a2": (2, "p1")}
     assert repo.get_table(table_id).seq == 3  # the commit did land: the next load sees it
     assert [a.seq for a in repo.load_for_play(table_id).actions] == [1, 2, 3]
+
+
+def test_the_load_says_whether_the_table_was_ever_chatted_at(repo: Repository) -> None:
+    (table_id,) = live_tables(repo, 1)
+    assert repo.load_for_play(table_id).chatted is False
+    repo.add_chat_line(table_id, ChatRecord(0, "table", "Ann", "p1", "hi", False, datetime.now(UTC)))
+    assert repo.load_for_play(table_id).chatted is True
