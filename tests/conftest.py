@@ -12,6 +12,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from backend.engine import registry
+from backend.store.db import make_engine, make_sessionmaker
+from backend.store.migrate import upgrade
+from backend.store.repository import Repository
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432"
 
@@ -50,3 +53,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'test.db'}"
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def repo(database_url: str) -> Iterator[Repository]:
+    """A repository over a migrated database (SQLite, and PostgreSQL where it runs)."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    yield Repository(make_sessionmaker(engine))
+    engine.dispose()

@@ -62,13 +62,25 @@ class Tables:
                 runtime.forget_silent_workers(heard_after)
 
     async def build(self, table_id: str) -> tuple[PlayLoad, Any, int]:
-        def work() -> tuple[PlayLoad, Any, int]:
-            load = self.repo.load_for_play(table_id)
+        """The table as stored, and its state rebuilt (snapshot, then the actions after it).
+
+        With the loop writing (SQLite: store/writer.py) a table with nothing to replay, one just
+        started as every table is when its players first arrive, is read and set up on the loop:
+        a few small reads and a setup, where the hop to a worker thread and back cost more
+        (issue 15 point 2). Any other rebuild, up to a snapshot's worth of actions replayed,
+        goes to a worker thread, as the reads do with a database across the network."""
+
+        def work(load: PlayLoad) -> tuple[PlayLoad, Any, int]:
             game = get_game(load.table.game)
             state, seq = build_state(game, load, lambda: self.repo.actions_after(table_id, 0, load.table.seq))
             return load, state, seq
 
-        return await asyncio.to_thread(work)
+        if self.writer.inline:
+            load = self.repo.load_for_play(table_id)
+            if load.snapshot_state is None and not load.actions:
+                return work(load)
+            return await asyncio.to_thread(work, load)
+        return await asyncio.to_thread(lambda: work(self.repo.load_for_play(table_id)))
 
     async def get(self, table_id: str) -> TableRuntime:
         """The runtime of a table (raises NotFound)."""
