@@ -114,7 +114,11 @@ async def _table(repo: Repository, table_id: str, *, with_seed: bool = False) ->
 def _check_id(table_id: str) -> None:
     # An id no table can have is not looked up (PostgreSQL refuses a NUL in a query with a 500).
     if not TABLE_ID.fullmatch(table_id):
-        raise ApiError(404, "not_found", "There is no such table.")
+        raise _no_such_table()
+
+
+def _no_such_table() -> ApiError:
+    return ApiError(404, "not_found", "There is no such table.")
 
 
 def _read_table(repo: Repository, table_id: str, with_seed: bool = False) -> TableRecord:
@@ -122,14 +126,14 @@ def _read_table(repo: Repository, table_id: str, with_seed: bool = False) -> Tab
     try:
         return repo.get_table(table_id, with_seed=with_seed)
     except NotFound:
-        raise ApiError(404, "not_found", "There is no such table.") from None
+        raise _no_such_table() from None
 
 
 def _table_on(repo: Repository, conn: Connection, table_id: str) -> TableRecord:
     try:
         return repo.table_on(conn, table_id)
     except NotFound:
-        raise ApiError(404, "not_found", "There is no such table.") from None
+        raise _no_such_table() from None
 
 
 class _Refused:

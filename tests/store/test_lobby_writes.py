@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from sqlalchemy import Connection
 
+from backend.lobby.errors import ApiError
+from backend.lobby.routes import _committed
 from backend.store.repository import Conflict, LobbyWrite, PlayerRecord, Repository
 from backend.store.writer import CommitWriter
 from tests.play.toygame import GAME
@@ -94,3 +97,26 @@ def test_run_returns_what_the_write_returned_and_writes_with_the_actions(repo: R
     assert (where[0] is threading.main_thread()) == inline
     if inline:  # one batch (then its items one by one, after the gap's Conflict); its two actions counted
         assert writer.batches == 1 and writer.items == 2
+
+
+def test_a_lobby_refusal_leaves_the_batch_whole(repo: Repository) -> None:
+    """The lobby's refusals (``ApiError``: a seat taken, a game over) are raised before their write
+    writes anything, and ``routes._committed`` hands them back as a value: the batch commits as
+    one, and the refusing write runs once. (Raised inside the batch, it would roll back every
+    other table's action with it, and run again alone in the item-by-item retry.)"""
+    (a,) = live_tables(repo, 1)
+    writer = CommitWriter(repo, inline=True)
+    ran: list[str] = []
+
+    def refuse(conn: Connection) -> None:
+        ran.append("refused")
+        raise ApiError(409, "seat_taken", "Someone else holds that seat.")
+
+    async def submit() -> list[Any]:
+        tables = SimpleNamespace(writer=writer)
+        return await asyncio.gather(writer.commit(roll(a, 1, "a1")), _committed(tables, refuse),  # type: ignore[arg-type]
+                                    return_exceptions=True)  # fmt: skip
+
+    acked, refused = asyncio.run(submit())
+    assert acked is None and isinstance(refused, ApiError) and refused.code == "seat_taken"
+    assert ran == ["refused"] and seqs(repo, [a]) == [1]
