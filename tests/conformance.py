@@ -316,7 +316,9 @@ def shared_views_of_random_games(
     """Every state of seeded random games (``options_of(seed)``), in play and revealed, with the
     views a ``SharedViews`` game builds at once for every seat and the spectators: each checked
     to be that viewer's own ``view`` (the same JSON text, key order included) and to hold none
-    of its secrets. Yields (state, reveal, viewers, views) for the game's own checks."""
+    of its secrets; a ``SharedLegal`` game's kept lists, each seat's ``legal_actions``. Yields
+    (state, reveal, viewers, views) for the game's own checks."""
+    from backend.engine.core import SharedLegal
     from backend.engine.rng import seed_from_int
 
     for seed in seeds:
@@ -327,6 +329,10 @@ def shared_views_of_random_games(
         for n in range(len(record.actions) + 1):
             if n:
                 state = game.apply(state, *record.actions[n - 1]).state
+            if isinstance(game, SharedLegal):
+                for seat in viewers[:-1]:
+                    assert seat is not None
+                    assert json.dumps(game.legal_read(state, seat)) == json.dumps(game.legal_actions(state, seat))
             for reveal in (False, True):
                 views = game.views(state, viewers, reveal=reveal)  # type: ignore[attr-defined]
                 assert set(views) == set(viewers)

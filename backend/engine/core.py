@@ -298,6 +298,16 @@ class SharedViews(Protocol[S_in]):
 
 
 @runtime_checkable
+class SharedLegal(Protocol[S_in]):
+    """Optional: a seat's listed actions as the game keeps them (Dorasure memoises the list on
+    the state, for ``validate``), handed out as they are instead of copied: equal to
+    ``legal_actions(state, seat)``, read, never edited. The server's frames hold each seat's
+    list for the next patch and only read it (issue 15 point 2)."""
+
+    def legal_read(self, state: S_in, seat: Seat) -> list[Action]: ...
+
+
+@runtime_checkable
 class AtRest(Protocol[S_in]):
     """Optional: a game whose states keep what only speeds up their next listing or apply (the
     Dorasure movement search and legal actions), which ``at_rest(state)`` lets go. Asked when

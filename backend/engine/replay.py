@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
+import orjson
+
 from .core import Action, Event, Game, Seat, Transition
 from .digest import sha256_hex
 
@@ -18,7 +20,27 @@ S = TypeVar("S")
 
 
 def canonical_json(data: Any) -> str:
-    """The one JSON spelling of a value: sorted keys, no spaces, UTF-8."""
+    """The one JSON spelling of a value: sorted keys, no spaces, UTF-8, as Python's ``json``
+    writes it (stored hashes and snapshots are of these bytes).
+
+    Spelled by orjson, ≈ 6× faster (a state is hashed every ``hash_every`` actions), where its
+    text is ``json``'s: every value but a float from about 1e-4 down, which ``json`` writes
+    "1e-05" or "5e-07" and orjson "0.00001" or "5e-7", and what orjson refuses (an int past 64
+    bits, a key that is not a string). A text that may hold such a float (an exponent's "e-",
+    or ".0000") is spelled by ``json`` instead, as is a refused value (tests/engine/
+    test_canonical_json.py compares the two on every game's states and on generated values).
+    Both sort keys by code point. Not for NaN or infinities, which no state holds (JSON has
+    none: ``json`` writes NaN, orjson null)."""
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return _json_spelling(data)
+    if b"e-" in text or b".0000" in text:
+        return _json_spelling(data)
+    return text.decode()
+
+
+def _json_spelling(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeGuard
 
 import orjson
 
-from backend.engine.core import Game, SharedViews
+from backend.engine.core import Game, SharedLegal, SharedViews
 from backend.store.repository import TableRecord
 
 from . import patch, protocol
@@ -64,12 +64,13 @@ def views(t: Table, seats: list[str | None]) -> dict[str | None, dict[str, Any] 
     return dict(game.views(state, seats, reveal=t.record.status == "finished"))
 
 
+# Whether a game class is ``SharedViews`` / ``SharedLegal``, asked once per class: ``isinstance``
+# against a runtime-checkable Protocol walks the Protocol's members each time (≈ 3 % of a fan-out).
 _SHARES_VIEWS: dict[type, bool] = {}
+_SHARES_LEGAL: dict[type, bool] = {}
 
 
 def _shares_views(game: Game[Any]) -> TypeGuard[SharedViews[Any]]:
-    """Whether ``game`` is ``SharedViews``, asked once per game class: ``isinstance`` against a
-    runtime-checkable Protocol walks the Protocol's members each time (≈ 3 % of a fan-out)."""
     kind = type(game)
     shares = _SHARES_VIEWS.get(kind)
     if shares is None:
@@ -77,12 +78,25 @@ def _shares_views(game: Game[Any]) -> TypeGuard[SharedViews[Any]]:
     return shares
 
 
+def _shares_legal(game: Game[Any]) -> TypeGuard[SharedLegal[Any]]:
+    kind = type(game)
+    shares = _SHARES_LEGAL.get(kind)
+    if shares is None:
+        shares = _SHARES_LEGAL[kind] = isinstance(game, SharedLegal)
+    return shares
+
+
 def legal(t: Table, seat: str | None) -> list[dict[str, Any]]:
+    """The seat's listed actions, read only, like the views: the game's own list where it keeps
+    one (``SharedLegal``)."""
     # Asked of every seat, on turn or not: a game may list what a seat may do at any time
     # (Dorn's surrender, content 5.9); ``to_act`` is who owes a decision (clocks, defaults).
     if seat is None or not t.live:
         return []
-    return t.game.legal_actions(t.state, seat)
+    game = t.game
+    if _shares_legal(game):
+        return game.legal_read(t.state, seat)
+    return game.legal_actions(t.state, seat)
 
 
 def welcome(t: Table, conn: Connection, missed: list[dict[str, Any]]) -> None:

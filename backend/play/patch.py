@@ -56,14 +56,6 @@ HASH_CHARS = 12
 # JavaScript writes those in plain digits from 1e-6 up to 1e21, and its exponents with a sign
 # ("1e-7", "1e+21").
 _JS_DIFFERS = re.compile(rb'("(?:[^"\\]|\\.)*")|(-?\d+)\.0(?=[,\]}]|$)|(-?\d+(?:\.\d+)?e[-+]?\d+)')
-# Whether a text may hold such a number at all, asked first of every text (most hold none): an
-# integral float's ".0" before a delimiter or at the end, or an exponent, which orjson (3.12
-# and later: pyproject.toml) always writes with its sign ("1e+16", "5e-6"), so a text with
-# neither "+" nor "-" holds none. A pattern that starts with a literal and two one-byte
-# searches (memchr): ≈ 1.3 µs on a 2.7 KB view, against 6.3 for the substring test of ".0"
-# and the search for an "e" before a digit or sign they replaced (bench/README.md, issue 15
-# point 2, sixth session).
-_MAYBE_INTEGRAL = re.compile(rb"\.0(?:[,\]}]|$)")
 
 
 def js_number(value: float) -> str:
@@ -137,7 +129,7 @@ _NAMED: dict[str, bytes] = {}
 
 # In a container's text, a number that may be spelled otherwise by JavaScript: in a value's
 # place (after ":", "," or "["; before ",", "]" or "}"), integral or with an exponent.  Only
-# asked when a text may hold one (``_MAYBE_INTEGRAL``, a sign): most such texts hold them in
+# asked when a text may hold one (``_may_differ``): most such texts hold them in
 # words or in fractions, and the exact pass, a Python call per string of the text, costs
 # ≈ 0.4 ms on a 4 KB view against ≈ 18 µs for this search.
 _TO_RESPELL = re.compile(rb"[:,\[]-?\d+(?:\.0|(?:\.\d+)?e[-+]?\d+)[,\]}]")
@@ -145,11 +137,38 @@ _TO_RESPELL = re.compile(rb"[:,\[]-?\d+(?:\.0|(?:\.\d+)?e[-+]?\d+)[,\]}]")
 
 def _spelled(value: Any) -> bytes:
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    if (_MAYBE_INTEGRAL.search(text) or b"-" in text or b"+" in text) and (
-        type(value) not in _CONTAINERS or _TO_RESPELL.search(text)
-    ):
+    if _may_differ(text) and (type(value) not in _CONTAINERS or _TO_RESPELL.search(text)):
         return _JS_DIFFERS.sub(_as_javascript, text)
     return text
+
+
+def _may_differ(text: bytes) -> bool:
+    """Whether ``text`` (orjson's) may hold a number JavaScript spells otherwise: an integral
+    float's ".0" before a delimiter or at the end, or an exponent, which orjson (3.12 and later:
+    pyproject.toml) always writes with its sign ("1e+16", "5e-6").
+
+    Found from the one-byte marks, ".", "-" and "+", which ``bytes.find`` finds with memchr (a
+    view holds a few dozen), each then read beside: ≈ 1.6 µs on a 3 KB Dorasure doc, the odds'
+    fractions included. A two-byte search walks the text a byte at a time (2.7 µs for each of
+    "e-" and "e+"). A lone sign, asked before, is in the words of many views (a "head-on
+    strike") and sent them to the slow search of ``_TO_RESPELL`` (≈ 25 µs; bench/README.md,
+    issue 15 point 2, eighth session)."""
+    n = len(text)
+    i = text.find(b".")
+    while i >= 0:
+        if i + 1 < n and text[i + 1] == _ZERO and (i + 2 == n or text[i + 2] in _CLOSERS):
+            return True
+        i = text.find(b".", i + 1)
+    for sign in (b"-", b"+"):
+        i = text.find(sign, 1)
+        while i >= 0:
+            if text[i - 1] == _E:
+                return True
+            i = text.find(sign, i + 1)
+    return False
+
+
+_ZERO, _E, _CLOSERS = ord("0"), ord("e"), b",]}"
 
 
 def view_hash(value: Any) -> str:

@@ -164,11 +164,12 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope.pop(SCOPE_KEY, None)  # the scope outlives the socket in the app's task
 
-    def _takes_frames(self) -> bool:
-        """Whether frames made here may be written to the transport as they are: the socket is
-        open, accepted, its close not sent, not paused (the writer's send waits for the buffer
-        then), and has no extension."""
-        return not (
+    def write_text(self, text: str, before: bytes = b"") -> bool:
+        """Write ``text`` as the frame made once for the run of sockets it goes to (after the
+        frame ``before``, in the same write), when this socket may take frames made here as they
+        are: open, accepted, its close not sent, not paused (the writer's send waits for the
+        buffer then), and with no extension. Else False: send it the ASGI way."""
+        if (
             self.disconnected
             or self.close_sent
             or not self.handshake_complete
@@ -177,23 +178,15 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             or self.conn.state is not State.OPEN
             or self.conn.extensions
             or self.transport.is_closing()
-        )
-
-    def write_text(self, text: str) -> bool:
-        """Write ``text`` as the frame made once for the run of sockets it goes to, when this socket
-        may take it as it is (``_takes_frames``). Else False: send it the ASGI way."""
-        if not self._takes_frames():
+        ):
             return False
-        self.transport.write(_last.of(text))
+        self.transport.write(before + _last.of(text) if before else _last.of(text))
         return True
 
     def write_texts(self, first: str, then: str) -> bool:
         """``first``'s frame and ``then``'s in one write (an action's ack and its actor's update:
         one system call and one segment instead of two), as ``write_text`` would write them."""
-        if not self._takes_frames():
-            return False
-        self.transport.write(_frame(first) + _last.of(then))
-        return True
+        return self.write_text(then, _frame(first))
 
 
 def ws_protocol(ws_impl: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -163,6 +164,14 @@ def test_a_text_is_spelled_again_whenever_javascript_spells_a_number_otherwise(v
     assert patch._spelled(value) == patch._JS_DIFFERS.sub(patch._as_javascript, text)
 
 
+@settings(max_examples=600, deadline=None)
+@given(st.binary(max_size=10).map(lambda b: bytes(b'.0e-+,]}a1"'[x % 11] for x in b)))
+def test_the_quick_search_finds_every_mark_of_a_number_spelled_otherwise(text: bytes) -> None:
+    """``_may_differ``: an integral float's ".0" before a delimiter or at the end, or an "e"
+    before a sign, wherever they stand (the first byte and the last included)."""
+    assert patch._may_differ(text) == bool(re.search(rb"\.0(?:[,\]}]|$)|e[-+]", text))
+
+
 def parts(value: Any) -> Iterator[Any]:
     yield value
     if isinstance(value, dict):
@@ -226,19 +235,23 @@ def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alon
     audiences: list[str | None] = [*options["heroes"], None]
     state = game.initial_state(seed_from_int(7), options)
     last: dict[str | None, dict[str, Any]] = {}
-    hits = steps = shared = kept = 0
+    hits = steps = shared = kept = kept_parts = 0
     for n in range(len(record.actions) + 1):
         if n:
             state = game.apply(state, *record.actions[n - 1]).state
         views = game.views(state, audiences)  # type: ignore[attr-defined]
         memo: patch.Memo = {}
         texts: patch.Texts = {}
-        if None in last:  # the sheets and mountains that show what they showed: the same objects
+        if None in last:  # the parts that show what they showed: the same objects
             before = last[None]["v"]
             for part in ("heroes", "mountains"):
                 for was, now in zip(before[part], views[None][part], strict=True):
                     assert (was is now) == (was == now)
                     kept += was is now
+            for part in ("heroes", "mountains", "dragon", "party", "lands", "last"):
+                was, now = before[part], views[None][part]
+                assert (was is now) == (was == now), part
+                kept_parts += was is now
         for seat in audiences:
             assert views[seat] == game.view(state, seat)
             doc = {"v": views[seat], "l": game.legal_actions(state, seat) if seat else [], "t": []}
@@ -261,6 +274,7 @@ def test_one_steps_audiences_sharing_their_views_get_the_patches_each_would_alon
         steps += 1
     assert steps > 20 and hits == (steps - 1) * (len(audiences) - 1)
     assert kept > (steps - 1) * 6  # half of the 3 sheets and 9 mountains a step, or more
+    assert kept_parts > (steps - 1) * 3  # half of those six parts a step, or more
     assert shared > steps  # most steps: two seats or more wait while one acts
 
 

@@ -79,6 +79,10 @@ class Dorasure:
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         return actions.legal(state, seat)
 
+    def legal_read(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """``SharedLegal``: the memoised list itself, read only."""
+        return actions.legal_read(state, seat)
+
     def validate(self, state: State, seat: str, action: object) -> None:  # any JSON: refused unless listed
         actions.validate(state, seat, action)
 

@@ -30,7 +30,7 @@
 Never in a view: face-down quest or reward identities, the reserve, the seed.  Nothing in a
 view (nor in ``static_info``) is a part of the state or of the content tables: every list
 and dict is new, so a caller may edit what it receives; ``views`` (the server's, read only) hands
-out the heroes' sheets and the mountains that did not change as the objects they were.
+out the parts that did not change (the heroes' sheets, the mountains, ...) as the objects they were.
 ``reveal=True`` (finished games) adds ``hidden`` with every tile.
 """
 
@@ -168,8 +168,9 @@ def views(s: State, viewers: Sequence[str | None], reveal: bool = False) -> dict
     the rest, and a viewer with no odds gets the common view itself (one object for the
     spectators and every seat that owes no roll: the server's patches and view hashes of
     those audiences are then worked out once a step): read them, never edit them.  A hero's
-    sheet or a mountain that shows what it showed the step before is the same object as then
-    (``_kept_hero``, ``_kept_mountain``), so the server passes over it by identity."""
+    sheet, a mountain, the lists of them, the dragon, the party, the lands or the last rolls that
+    show what they showed the step before are the same objects as then (``_kept_parts``), so the
+    server passes over them by identity."""
     common = _common(s, reveal, kept=True)
     return {viewer: _for_viewer(s, common, viewer, reveal) for viewer in viewers}
 
@@ -182,18 +183,17 @@ def _for_viewer(s: State, common: dict[str, Any], seat: str | None, reveal: bool
     return {**common, "odds": odds} if odds else common
 
 
-# The view parts of the heroes' sheets and of the mountains, kept from one step to the next for
-# as long as what they show is unchanged: a view is built afresh after every action, which
-# changes one sheet at most, and the server's patches and view hashes pass over a part that is
-# the object it was (play/patch.py) where they would otherwise compare it again (issue 15.2).
-# Kept in the state (``State._shown``, shared along its line of applies, one part per sheet and
-# mountain: nothing outlives the table's state), by what each is made of; only ``views`` (read
-# only, by contract) hands them out, ``view`` builds its own.
-def _kept(s: State, place: tuple[str, str], key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+# The view parts kept from one step to the next for as long as what they show is unchanged: a
+# view is built afresh after every action, which changes one sheet at most and leaves most of the
+# rest as it was, and the server's patches and view hashes pass over a part that is the object
+# it was (play/patch.py) where they would otherwise compare it again (issue 15.2). Kept in the
+# state (``State._shown``, shared along its line of applies, one part per place: nothing outlives
+# the table's state), by what each is made of; only ``views`` (read only, by contract) hands them
+# out, ``view`` builds its own.
+def _kept(s: State, place: tuple[str, str], key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
     kept = s._shown.get(place)
     if kept is not None and kept[0] == key:
-        part: dict[str, Any] = kept[1]
-        return part
+        return kept[1]
     part = build()
     s._shown[place] = (key, part)
     return part
@@ -202,31 +202,67 @@ def _kept(s: State, place: tuple[str, str], key: tuple[Any, ...], build: Callabl
 def _kept_hero(s: State, h: Hero) -> dict[str, Any]:
     # A sheet's part is made of the sheet alone (and the content tables): its items say it all.
     # Their types are the engine's (a bool is never stored where an int is, nor the reverse).
-    return _kept(s, ("hero", h["id"]), tuple(h.items()), lambda: _hero(s, h))
+    part: dict[str, Any] = _kept(s, ("hero", h["id"]), tuple(h.items()), lambda: _hero(s, h))
+    return part
 
 
 def _kept_mountain(s: State, m: str, reveal: bool) -> dict[str, Any]:
     mt = s.mountains[m]
     key = (reveal, mt["quest"], mt["reward"], mt["state"], mt["reward_state"], mt["flags"], mt["replenished"])
-    return _kept(s, ("mountain", m), key, lambda: _mountain(s, m, reveal))
+    part: dict[str, Any] = _kept(s, ("mountain", m), key, lambda: _mountain(s, m, reveal))
+    return part
+
+
+def _kept_list(s: State, name: str, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The list of kept parts itself, while it holds the same parts (a step changes one sheet
+    and one mountain at most)."""
+    kept: list[dict[str, Any]] = _kept(s, ("list", name), tuple(parts), lambda: parts)
+    return kept
+
+
+def _built(s: State, reveal: bool) -> dict[str, Any]:
+    """The parts of a view that a step most often leaves as they were, built afresh (``view``)."""
+    return {
+        "heroes": [_hero(s, s.heroes[h]) for h in s.order],
+        "dragon": {"life": life(s), "swords": s.swords},
+        "party": {"relics_unlocked": s.relic, "weapons_bonus": s.weapons, "first_lair_found": s.lair_found},
+        "lands": dict(s.lands),
+        "mountains": [_mountain(s, m, reveal) for m in MOUNTAINS],
+        "last": copy_json(s.last),
+    }
+
+
+def _kept_parts(s: State, reveal: bool) -> dict[str, Any]:
+    """The same parts, kept (``views``). ``s.lands`` is fixed after setup and ``s.last`` replaced,
+    never edited (state.py ``clone``): the objects themselves say whether they changed."""
+    dragon, swords, relic, weapons, lair = life(s), s.swords, s.relic, s.weapons, s.lair_found
+    return {
+        "heroes": _kept_list(s, "heroes", [_kept_hero(s, s.heroes[h]) for h in s.order]),
+        "dragon": _kept(s, ("view", "dragon"), (dragon, swords), lambda: {"life": dragon, "swords": swords}),
+        "party": _kept(s, ("view", "party"), (relic, weapons, lair),
+                       lambda: {"relics_unlocked": relic, "weapons_bonus": weapons, "first_lair_found": lair}),
+        "lands": _kept(s, ("view", "lands"), (s.lands,), lambda: dict(s.lands)),
+        "mountains": _kept_list(s, "mountains", [_kept_mountain(s, m, reveal) for m in MOUNTAINS]),
+        "last": _kept(s, ("view", "last"), (s.last,), lambda: copy_json(s.last)),
+    }  # fmt: skip
 
 
 def _common(s: State, reveal: bool, kept: bool) -> dict[str, Any]:
     """What every viewer of ``s`` sees alike (with ``reveal``, a finished game's hidden tiles);
-    ``kept``: the sheets' and mountains' parts kept from the step before where they are unchanged
-    (read only)."""
+    ``kept``: the parts kept from the step before where they are unchanged (read only)."""
+    parts = _kept_parts(s, reveal) if kept else _built(s, reveal)
     v: dict[str, Any] = {
         "phase": PHASES[s.phase],
         "turn": s.turn,
         "current": s.current,
         "trigger": s.trigger,
-        "heroes": [_kept_hero(s, s.heroes[h]) if kept else _hero(s, s.heroes[h]) for h in s.order],
+        "heroes": parts["heroes"],
         "meter": s.meter,
-        "dragon": {"life": life(s), "swords": s.swords},
+        "dragon": parts["dragon"],
         "belk_razed": s.razed,
-        "party": {"relics_unlocked": s.relic, "weapons_bonus": s.weapons, "first_lair_found": s.lair_found},
-        "lands": dict(s.lands),
-        "mountains": [_kept_mountain(s, m, reveal) if kept else _mountain(s, m, reveal) for m in MOUNTAINS],
+        "party": parts["party"],
+        "lands": parts["lands"],
+        "mountains": parts["mountains"],
         "reserve_count": len(s.reserve),
         "movement": (
             {
@@ -245,7 +281,7 @@ def _common(s: State, reveal: bool, kept: bool) -> dict[str, Any]:
             if s.dmg is not None
             else None
         ),
-        "last": copy_json(s.last),
+        "last": parts["last"],
         "prompts": [_prompt(s, p) for p in s.prompts],
         "outcome": {"result": s.result[0], "reason": s.result[1]} if s.result else None,
     }
