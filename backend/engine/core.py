@@ -308,6 +308,17 @@ class SharedLegal(Protocol[S_in]):
 
 
 @runtime_checkable
+class SharedEncoding(Protocol[S_in]):
+    """Optional: ``encode_state``'s data without its copies, sharing the state's own parts (a
+    tuple where the state keeps one: JSON writes it as a list), for a caller that spells it at
+    once and keeps nothing of it (the state hash every ``hash_every`` actions, a resting state):
+    the same JSON text as ``encode_state(state)``. Copying a Dorasure state's parts cost ten
+    times spelling them (issue 15 point 2)."""
+
+    def encode_read(self, state: S_in) -> dict[str, JSON]: ...
+
+
+@runtime_checkable
 class AtRest(Protocol[S_in]):
     """Optional: a game whose states keep what only speeds up their next listing or apply (the
     Dorasure movement search and legal actions), which ``at_rest(state)`` lets go. Asked when

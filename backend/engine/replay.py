@@ -13,7 +13,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import orjson
 
-from .core import Action, Event, Game, Seat, Transition
+from .core import Action, Event, Game, Seat, SharedEncoding, Transition
 from .digest import sha256_hex
 
 S = TypeVar("S")
@@ -46,8 +46,16 @@ def _json_spelling(data: Any) -> str:
 
 def hash_and_text(game: Game[S], state: S) -> tuple[str, str]:
     """The state's canonical JSON (a snapshot) and its hash, computed once for both."""
-    text = canonical_json(game.encode_state(state))
+    text = canonical_json(encoded_to_spell(game, state))
     return sha256_hex(text.encode()), text
+
+
+def encoded_to_spell(game: Game[S], state: S) -> dict[str, Any]:
+    """``encode_state(state)``, or the same data without copies where the game gives it
+    (``SharedEncoding``): for a caller that spells it at once."""
+    if isinstance(game, SharedEncoding):
+        return game.encode_read(state)
+    return game.encode_state(state)
 
 
 def state_hash(game: Game[S], state: S) -> str:

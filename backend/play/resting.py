@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from backend.engine.core import AtRest, Game
+from backend.engine.replay import encoded_to_spell
 
 ActionIds = dict[str, tuple[int, str]]  # action id -> (seq, seat), oldest first
 
@@ -63,7 +64,7 @@ class Kept:
         if self._state is not None:
             if isinstance(game, AtRest):
                 game.at_rest(self._state)
-            encoded = orjson.dumps(game.encode_state(self._state), option=orjson.OPT_NON_STR_KEYS)
+            encoded = orjson.dumps(encoded_to_spell(game, self._state), option=orjson.OPT_NON_STR_KEYS)
             self._state, self._state_z = None, zlib.compress(encoded)
         if self._ids:
             ids = [[aid, seq, seat] for aid, (seq, seat) in self._ids.items()]

@@ -144,6 +144,10 @@ class Dorasure:
     def encode_state(self, state: State) -> dict[str, Any]:
         return state.encode()
 
+    def encode_read(self, state: State) -> dict[str, Any]:
+        """``SharedEncoding``: the state's data without copies, to be spelled at once."""
+        return state.encode_read()
+
     def decode_state(self, data: Mapping[str, Any]) -> State:
         return State.decode(dict(data))
 

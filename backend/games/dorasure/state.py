@@ -218,17 +218,24 @@ class State:
 
     # -- encoding -------------------------------------------------------------
     def encode(self) -> dict[str, Any]:
+        """The state as JSON data of its own: every part a copy (tuples made lists)."""
+        data: dict[str, Any] = _jsonish(self.encode_read())
+        return data
+
+    def encode_read(self) -> dict[str, Any]:
+        """The same data, sharing the state's parts: spelled at once, never kept or edited
+        (engine ``SharedEncoding``)."""
         return {
             "seed": self.seed,
             "counter": self.counter,
-            "order": list(self.order),
+            "order": self.order,
             "fang": self.fang,
-            "lands": dict(self.lands),
+            "lands": self.lands,
             "phase": self.phase,
             "turn": self.turn,
             "current": self.current,
             "trigger": self.trigger,
-            "heroes": {k: _jsonish(v) for k, v in self.heroes.items()},
+            "heroes": self.heroes,
             "meter": self.meter,
             "swords": self.swords,
             "razed": self.razed,
@@ -236,18 +243,18 @@ class State:
             "weapons": self.weapons,
             "lair_found": self.lair_found,
             "replenished": self.replenished,
-            "mountains": {k: dict(v) for k, v in self.mountains.items()},
-            "reserve": list(self.reserve),
-            "public": list(self.public),
-            "queue": [_jsonish(op) for op in self.queue],
-            "prompts": [_jsonish(p) for p in self.prompts],
-            "roll": _jsonish(self.roll),
-            "dmg": _jsonish(self.dmg),
-            "move": _jsonish(self.move),
-            "quest": _jsonish(self.quest),
-            "tflags": _jsonish(self.tflags),
-            "last": _jsonish(self.last),
-            "result": list(self.result) if self.result else None,
+            "mountains": self.mountains,
+            "reserve": self.reserve,
+            "public": self.public,
+            "queue": self.queue,
+            "prompts": self.prompts,
+            "roll": self.roll,
+            "dmg": self.dmg,
+            "move": self.move,
+            "quest": self.quest,
+            "tflags": self.tflags,
+            "last": self.last,
+            "result": self.result,
         }
 
     @staticmethod
