@@ -106,7 +106,9 @@ def welcome(t: Table, conn: Connection, missed: list[dict[str, Any]]) -> None:
         conn.send(side.welcome(conn, t.table_dict(), t.static_text, missed))
         return
     seat = conn.seat
-    message = protocol.welcome(t.table_dict(), seat, t.seq, t.static_text, view(t, seat), legal(t, seat),
+    # Read only, as an update's (``views``): the parts a game keeps are then the very objects the
+    # next update's are, which its patch passes over by identity.
+    message = protocol.welcome(t.table_dict(), seat, t.seq, t.static_text, views(t, [seat])[seat], legal(t, seat),
                                sorted(t.clock.to_act), t.clock.deadline(), missed)  # fmt: skip
     if side is not None and seat is None:
         message["side_watching"] = side.offer()  # what a spectator may choose instead
