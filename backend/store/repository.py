@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .chatlog import ChatLog
 from .db import write_transaction, writing
-from .logwriter import LogWriter
+from .logwriter import LogWriter, Read
 from .models import ActionRow, ChatLine, GameTable, Player, SeatRow, Snapshot
 from .records import (
     RECENT_ACTION_IDS,
@@ -164,6 +164,12 @@ class Repository(ChatLog):
         # sha256(player token) -> player, oldest first.
         self._players: dict[str, PlayerRecord] = {}
         self._log: LogWriter | None = None
+        # A table and its seats, read on the driver's cursor (store/logwriter.py ``Read``) where
+        # the event loop reads them, in the lobby's writes (SQLite: store/writer.py); PostgreSQL's
+        # driver needs its columns' type codes to convert what it returns, which SQLAlchemy reads.
+        sqlite = self.engine.dialect.name == "sqlite"
+        self._table_read = Read(self.engine, _TABLE_BY_ID) if sqlite else None
+        self._seats_read = Read(self.engine, _SEATS) if sqlite else None
 
     # -- health -------------------------------------------------------------
     def ping(self) -> None:
@@ -257,9 +263,11 @@ class Repository(ChatLog):
         return table_id
 
     @staticmethod
-    def _record(conn: Connection, row: Any, *, with_seed: bool = False) -> TableRecord:
-        """``row``: a game_table row with its host's name as ``host_name``."""
-        seat_rows = conn.execute(_SEATS, {"t": row.id}).all()
+    def _record(conn: Connection, row: Any, *, with_seed: bool = False, seat_rows: Sequence[Any] | None = None) -> TableRecord:
+        """``row``: a game_table row with its host's name as ``host_name``; ``seat_rows``: its
+        seats, when they are read already."""
+        if seat_rows is None:
+            seat_rows = conn.execute(_SEATS, {"t": row.id}).all()
         return TableRecord(
             id=row.id,
             game=row.game,
@@ -285,12 +293,6 @@ class Repository(ChatLog):
             origin_state=row.origin_state,
         )
 
-    @staticmethod
-    def _table_row(conn: Connection, table_id: str) -> Any:
-        row = conn.execute(_TABLE_BY_ID, {"t": table_id}).first()
-        if row is None:
-            raise NotFound(table_id)
-        return row
 
     def get_table(self, table_id: str, *, with_seed: bool = False) -> TableRecord:
         with self.engine.connect() as conn:
@@ -298,7 +300,15 @@ class Repository(ChatLog):
 
     def table_on(self, conn: Connection, table_id: str, *, with_seed: bool = False) -> TableRecord:
         """The table as ``conn`` sees it (raises NotFound)."""
-        return self._record(conn, self._table_row(conn, table_id), with_seed=with_seed)
+        table_read, seats_read = self._table_read, self._seats_read
+        if table_read is None or seats_read is None:
+            row, seats = conn.execute(_TABLE_BY_ID, {"t": table_id}).first(), None
+        else:
+            rows = table_read.rows(conn, {"t": table_id})
+            row, seats = (rows[0], seats_read.rows(conn, {"t": table_id})) if rows else (None, None)
+        if row is None:
+            raise NotFound(table_id)
+        return self._record(conn, row, with_seed=with_seed, seat_rows=seats)
 
     def list_tables(
         self, statuses: Sequence[str], limit: int = 200, open_since: datetime | None = None
@@ -395,7 +405,7 @@ class Repository(ChatLog):
         read committed), and another worker may commit between them: the row's seq is moved in
         the same transaction as its action is written, so everything up to it is there."""
         with self.engine.connect() as s:
-            table = self._record(s, self._table_row(s, table_id), with_seed=True)
+            table = self.table_on(s, table_id, with_seed=True)
             upto = table.seq
             snap = s.execute(_NEWEST_SNAPSHOT, {"t": table_id, "upto": upto}).first()
             after = snap.seq if snap else 0
