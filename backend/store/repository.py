@@ -293,7 +293,6 @@ class Repository(ChatLog):
             origin_state=row.origin_state,
         )
 
-
     def get_table(self, table_id: str, *, with_seed: bool = False) -> TableRecord:
         with self.engine.connect() as conn:
             return self.table_on(conn, table_id, with_seed=with_seed)
