@@ -76,8 +76,13 @@ def token_hash(token: str) -> str:
 
 
 def new_id() -> str:
-    # 72 random bits: unlisted tables are found only by their id.
-    return secrets.token_urlsafe(9)
+    # 72 random bits: unlisted tables are found only by their id. Never a leading "-": a command
+    # line would read the id as an option (``python -m backend bot --table ID`` refused one
+    # table in 64, and a test of it failed once).
+    while True:
+        ident = secrets.token_urlsafe(9)
+        if not ident.startswith("-"):
+            return ident
 
 
 _GT = GameTable.__table__
