@@ -44,8 +44,10 @@ class Statement:
         self.sql = str(compiled)
         self.order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
         params = compiled.params  # every parameter of the SQL by name, with its value if it has one
-        # Constants written in the statement ('live', 'finished') are parameters too.
-        self.constants = {k: v for k, v in params.items() if isinstance(v, str)}
+        # The values written in the statement ('live', 'finished', a ``coalesce``'s default) are
+        # parameters too; a write's are its strings.
+        self.written = {k: v for k, v in params.items() if v is not None}
+        self.constants = {k: v for k, v in self.written.items() if isinstance(v, str)}
         self.convert = [
             (name, proc)
             for name, bind in compiled.binds.items()
@@ -85,8 +87,6 @@ class Read:
     def __init__(self, engine: Engine, stmt: Any) -> None:
         dialect = engine.dialect
         self.statement = Statement(engine, stmt)
-        # The values written in the statement (a ``coalesce``'s default), besides the parameters.
-        self.constants = {k: v for k, v in stmt.compile(dialect=dialect).params.items() if v is not None}
         columns = list(stmt.selected_columns)
         self.processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
         self.row = namedtuple("Row", [c.key for c in columns], rename=True)  # type: ignore[misc]
@@ -94,7 +94,7 @@ class Read:
     def rows(self, conn: Connection, params: dict[str, Any]) -> list[Any]:
         cur = conn.connection.cursor()
         try:
-            cur.execute(self.statement.sql, self.statement.rows([{**self.constants, **params}])[0])
+            cur.execute(self.statement.sql, self.statement.rows([{**self.statement.written, **params}])[0])
             fetched = cur.fetchall()
         finally:
             cur.close()

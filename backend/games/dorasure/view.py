@@ -224,23 +224,29 @@ def _built(s: State, reveal: bool) -> dict[str, Any]:
     """The parts of a view that a step most often leaves as they were, built afresh (``view``)."""
     return {
         "heroes": [_hero(s, s.heroes[h]) for h in s.order],
-        "dragon": {"life": life(s), "swords": s.swords},
-        "party": {"relics_unlocked": s.relic, "weapons_bonus": s.weapons, "first_lair_found": s.lair_found},
+        "dragon": _dragon(s),
+        "party": _party(s),
         "lands": dict(s.lands),
         "mountains": [_mountain(s, m, reveal) for m in MOUNTAINS],
         "last": copy_json(s.last),
     }
 
 
+def _dragon(s: State) -> dict[str, Any]:
+    return {"life": life(s), "swords": s.swords}
+
+
+def _party(s: State) -> dict[str, Any]:
+    return {"relics_unlocked": s.relic, "weapons_bonus": s.weapons, "first_lair_found": s.lair_found}
+
+
 def _kept_parts(s: State, reveal: bool) -> dict[str, Any]:
     """The same parts, kept (``views``). ``s.lands`` is fixed after setup and ``s.last`` replaced,
     never edited (state.py ``clone``): the objects themselves say whether they changed."""
-    dragon, swords, relic, weapons, lair = life(s), s.swords, s.relic, s.weapons, s.lair_found
     return {
         "heroes": _kept_list(s, "heroes", [_kept_hero(s, s.heroes[h]) for h in s.order]),
-        "dragon": _kept(s, ("view", "dragon"), (dragon, swords), lambda: {"life": dragon, "swords": swords}),
-        "party": _kept(s, ("view", "party"), (relic, weapons, lair),
-                       lambda: {"relics_unlocked": relic, "weapons_bonus": weapons, "first_lair_found": lair}),
+        "dragon": _kept(s, ("view", "dragon"), (life(s), s.swords), lambda: _dragon(s)),
+        "party": _kept(s, ("view", "party"), (s.relic, s.weapons, s.lair_found), lambda: _party(s)),
         "lands": _kept(s, ("view", "lands"), (s.lands,), lambda: dict(s.lands)),
         "mountains": _kept_list(s, "mountains", [_kept_mountain(s, m, reveal) for m in MOUNTAINS]),
         "last": _kept(s, ("view", "last"), (s.last,), lambda: copy_json(s.last)),
