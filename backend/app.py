@@ -23,7 +23,7 @@ from backend.lobby.forks import router as forks_router
 from backend.lobby.imports import router as imports_router
 from backend.lobby.routes import router as lobby_router
 from backend.play.bus import make_bus
-from backend.play.metrics import Metrics
+from backend.play.metrics import GcPauses, Metrics
 from backend.play.tables import Tables
 from backend.play.ws import TABLE_PATH, table_socket
 from backend.store.checkpoint import Checkpoints
@@ -74,6 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, autocheckpoint=not own_checkpoints)
         repo = Repository(make_sessionmaker(engine))
         metrics = Metrics()
+        gc_pauses = GcPauses(metrics)
+        gc_pauses.install()
         checkpoints = Checkpoints(engine, on_checkpoint=metrics.checkpoint_pages.observe) if own_checkpoints else None
 
         def on_batch(actions: int) -> None:
@@ -105,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if checkpoints is not None:
                 checkpoints.stop()
             engine.dispose()
+            gc_pauses.remove()
             log.info("worker %s stopped", tables.worker_id, extra={"worker": tables.worker_id})
 
     app = DragontableApp(title="Dragontable", version="1", lifespan=lifespan)

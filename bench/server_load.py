@@ -52,7 +52,14 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 
 from bench.load_peers import HEAD, Pacer, Peer, Phase, Stats  # noqa: E402
-from bench.server_metrics import Commits, commit_figures, commits, histogram_quantile, seats_histogram  # noqa: E402
+from bench.server_metrics import (  # noqa: E402
+    Commits,
+    commit_figures,
+    commits,
+    gc_pauses,
+    histogram_quantile,
+    seats_histogram,
+)
 from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
 
 README = ROOT / "bench" / "README.md"
@@ -294,10 +301,12 @@ async def drive_servers(
                          args.spectators, phase, stats, random.Random(rnd.random()))
             for g in range(args.tables)
         ]  # fmt: skip
-    probed: list[tuple[Commits, dict[float, float]]] = []
+    Probe = tuple[Commits, dict[float, float], tuple[float, float]]
+    probed: list[Probe] = []
 
-    async def probe() -> tuple[Commits, dict[float, float]]:
-        return await commits(servers[0].base_url), await seats_histogram(servers[0].base_url)
+    async def probe() -> Probe:
+        base = servers[0].base_url
+        return await commits(base), await seats_histogram(base), await gc_pauses(base)
 
     elapsed, cpu = await timed(drivers, args.warmup, args.seconds, [s.pid for s in servers], phase, stats,
                                probe, probed)  # fmt: skip
@@ -306,9 +315,12 @@ async def drive_servers(
     # The server's own account (its first worker's), over the same window: its commits, and the
     # players' path (an action's arrival to the last seat's update handed to its socket), which
     # leaves out the load generator's own waits (it shares the cores and runs its REST calls in threads).
-    (before, seats0), (after, seats1) = probed
+    (before, seats0, (gc_s0, gc_n0)), (after, seats1, (gc_s1, gc_n1)) = probed
     real.update(commit_figures(before, after))
     real["seats_p99_ms"] = histogram_quantile(seats0, seats1, 0.99)
+    # The collector's passes and their pauses in all (the loop stands still for each).
+    real["gc_passes"] = int(gc_n1 - gc_n0)
+    real["gc_pause_ms"] = round(1000 * (gc_s1 - gc_s0), 1)
     connections = args.seats + args.spectators
     per = max(1, stats.actions) * connections
     real["update_bytes_per_action_per_connection"] = round(real.pop("update_bytes") / per, 1)

@@ -40,6 +40,14 @@ async def seats_histogram(base: str) -> dict[float, float]:
     return await histogram(base, "dragontable_action_seats_seconds")
 
 
+async def gc_pauses(base: str) -> tuple[float, float]:
+    """The cyclic collector's pauses so far, all generations: seconds in all and passes, from
+    /metrics (0 and 0 from a server that does not time them)."""
+    text = await metrics_text(base)
+    found = re.findall(r'^dragontable_gc_pause_seconds_(sum|count)\{generation="\d"\} ([0-9.e+-]+)$', text, re.M)
+    return sum(float(v) for k, v in found if k == "sum"), sum(float(v) for k, v in found if k == "count")
+
+
 Commits = tuple[dict[float, float], tuple[float, float]]
 
 

@@ -7,6 +7,10 @@ ever becomes a label (labels are bounded sets: games, refusal codes, connection 
 
 from __future__ import annotations
 
+import gc
+import time
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 # Seconds: the commit path is milliseconds when healthy, seconds when the disk stalls.
@@ -60,6 +64,11 @@ class Metrics:
         self.bus_messages = Counter(
             "dragontable_bus_messages", "Messages over the bus between workers.", ["direction"], registry=r
         )
+        self.gc_pause_seconds = Histogram(
+            "dragontable_gc_pause_seconds",
+            "Pauses of Python's cyclic garbage collector (every table stands still for each), by generation.",
+            ["generation"], buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
         self.db_errors = Counter(
             "dragontable_database_errors", "Commits that failed for a database error (not a conflict).", registry=r
         )
@@ -67,6 +76,35 @@ class Metrics:
             self.connections.labels(kind)
         for direction in ("in", "out"):
             self.bus_messages.labels(direction)
+        for generation in ("0", "1", "2"):
+            self.gc_pause_seconds.labels(generation)
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class GcPauses:
+    """Times every pass of the cyclic collector into ``metrics.gc_pause_seconds``, while installed
+    (``gc.callbacks``: the process's, so each app installs its own and removes it when it stops).
+
+    A young collection held the event loop for 5–24 ms under load while the rest of an action's
+    path took a few (bench/README.md, issue 15 point 2, ninth session): the tail an operator
+    should be able to see next to the commit's."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._by_generation = [metrics.gc_pause_seconds.labels(str(g)) for g in range(3)]
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        # The collector holds the GIL from its start to its stop: no other pass comes between.
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self._by_generation[info["generation"]].observe(time.perf_counter() - self._began)
+
+    def install(self) -> None:
+        gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
