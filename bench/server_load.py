@@ -403,7 +403,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["means"] = {
             who: {key: round(statistics.mean(s[key] for name, s in servers.items() if name.startswith(who)), 2)
                   for key in ("actions_per_s", "p50_ms", "p99_ms", "cpu_us_per_action", "cpu_ratio",
-                              "commit_p50_ms", "commit_p99_ms", "actions_per_commit", "seats_p99_ms")}
+                              "commit_p50_ms", "commit_p99_ms", "actions_per_commit", "seats_p99_ms",
+                              "gc_passes", "gc_pause_ms")}
             for who in ("baseline", "this tree")
         }  # fmt: skip
         result["cpu_this_over_baseline"] = round(

@@ -81,10 +81,17 @@ def legal_read(state: State, seat: str) -> list[dict[str, Any]]:
     return _listed(state, seat)
 
 
+# Every state's memo of a seat's list is filed under this one key (a seat is one of the heroes):
+# a new key each time lived as long as its state, for the cyclic collector to scan (issue 15.2).
+_LEGAL_KEYS: dict[str, tuple[str, str]] = {}
+
+
 def _listed(state: State, seat: str) -> list[dict[str, Any]]:
     """The listed actions, memoised on the state: the server and the driver ask for the list,
     then validate one of them against the same state."""
-    key = ("legal", seat)
+    key = _LEGAL_KEYS.get(seat)
+    if key is None:
+        key = _LEGAL_KEYS[seat] = ("legal", seat)
     cached: list[dict[str, Any]] | None = state._cache.get(key)
     if cached is not None:
         return cached
