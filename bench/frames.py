@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 import orjson  # noqa: E402
 from starlette.websockets import WebSocketState  # noqa: E402
 
-from backend.play.hub import Connection  # noqa: E402
+from backend.play.backlog import Applied  # noqa: E402
+from backend.play.hub import Connection, Present  # noqa: E402
 
 
 class Socket:
@@ -157,9 +159,6 @@ def fanout_per_step(games: list[list[tuple[Any, str, Any]]]) -> tuple[float, int
     """CPU µs per step of ``fan_out`` over ``games`` (see the module's docstring), and the
     median frame's length."""
     from backend.engine.registry import get_game
-    from backend.play import frames
-    from backend.play.backlog import Applied
-    from backend.play.hub import Present
 
     game = get_game("dorasure")
     sent: list[int] = []
@@ -170,27 +169,43 @@ def fanout_per_step(games: list[list[tuple[Any, str, Any]]]) -> tuple[float, int
 
     spent = 0.0
     steps = 0
+    for table, applied in replayed_steps(game, games, Counting):
+        started = time.process_time()
+        replay_step(table, applied)
+        spent += time.process_time() - started
+        steps += applied is not None
+    sent.sort()
+    return spent / steps * 1e6, sent[len(sent) // 2]
+
+
+def replayed_steps(
+    game: Any, games: list[list[tuple[Any, str, Any]]], socket: type[Socket]
+) -> Iterator[tuple[StandInTable, Applied | None]]:
+    """Each step of ``games`` (``recorded_games``) at a table of their seats and 2 spectators,
+    every connection (on a ``socket``) taking patches: the table at the step's state, and what
+    the step applied (None at the start, where the connections are to be welcomed)."""
     for record in games:
         present = Present()
         table = StandInTable(game, present)
         for seat in [*record[0][2], None, None]:
-            conn = Connection(Counting(), 1000)  # type: ignore[arg-type]
+            conn = Connection(socket(), 1000)  # type: ignore[arg-type]
             conn.seat, conn.patches = seat, True
             present.add(conn)
         for n, (state, by, events) in enumerate(record):
             table.state, table.seq = state, n + 1
             table.clock.to_act = frozenset(game.to_act(state))
-            applied = Applied(n + 1, by, f"a{n}", False, events)
-            started = time.process_time()
-            if n == 0:
-                for conn in present:
-                    frames.welcome(table, conn, [])
-            else:
-                frames.fan_out(table, applied)
-                steps += 1
-            spent += time.process_time() - started
-    sent.sort()
-    return spent / steps * 1e6, sent[len(sent) // 2]
+            yield table, None if n == 0 else Applied(n + 1, by, f"a{n}", False, events)
+
+
+def replay_step(table: StandInTable, applied: Applied | None) -> None:
+    """What the server sends at a step of ``replayed_steps``: the welcomes, then each update."""
+    from backend.play import frames
+
+    if applied is None:
+        for conn in table.connections:
+            frames.welcome(table, conn, [])
+    else:
+        frames.fan_out(table, applied)
 
 
 def recorded_games(seeds: range) -> list[list[tuple[Any, str, Any]]]:

@@ -18,43 +18,27 @@ import sys
 from pathlib import Path
 
 from backend.engine.registry import get_game
-from backend.play import frames
-from backend.play.backlog import Applied
-from backend.play.hub import Connection, Present
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.frames import Socket, StandInTable, recorded_games  # noqa: E402
+from bench.frames import Socket, recorded_games, replay_step, replayed_steps  # noqa: E402
 
 GAME = get_game("dorasure")
 
 
 def survivors_per_step(seeds: range) -> float:
     kept = steps = 0
-    for record in recorded_games(seeds):
-        present = Present()
-        table = StandInTable(GAME, present)
-        for seat in [*record[0][2], None, None]:
-            conn = Connection(Socket(), 1000)  # type: ignore[arg-type]
-            conn.seat, conn.patches = seat, True
-            present.add(conn)
-        for n, (state, by, events) in enumerate(record):
-            table.state, table.seq = state, n + 1
-            table.clock.to_act = frozenset(GAME.to_act(state))
-            applied = Applied(n + 1, by, f"a{n}", False, events)
-            gc.collect()
-            gc.disable()
-            try:
-                if n == 0:
-                    for conn in present:
-                        frames.welcome(table, conn, [])
-                else:
-                    frames.fan_out(table, applied)
-                    steps += 1
-                    kept += len(gc.get_objects(0))
-            finally:
-                gc.enable()
+    for table, applied in replayed_steps(GAME, recorded_games(seeds), Socket):
+        gc.collect()
+        gc.disable()
+        try:
+            replay_step(table, applied)
+            if applied is not None:
+                steps += 1
+                kept += len(gc.get_objects(0))
+        finally:
+            gc.enable()
     return kept / steps
 
 
