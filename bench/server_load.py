@@ -11,7 +11,9 @@ bare ``websockets`` fan-out server (no rules, no database: a message in, the
 same-sized message out to the table's connections) is driven the same way as
 the floor.  Prints actions/s, action → last-recipient latency p50/p99, server
 CPU µs per action (utime+stime of the server pid from /proc) and the ratio to
-the floor, and writes them into the "Server" section of bench/README.md.
+the floor, and writes them into the "Server" section of bench/README.md.  Beside them, the
+server's own account over the same window (``/metrics``): its commits' wait, the players' path,
+and the cyclic collector's passes and pauses (``gc_passes``, ``gc_pause_ms``).
 
 Bytes (issue 15.1): every connection says hello with ``patches: true``, as the browser does, and
 the run counts what each receives while measuring: the median update frame and the bytes per

@@ -43,7 +43,11 @@ async def seats_histogram(base: str) -> dict[float, float]:
 async def gc_pauses(base: str) -> tuple[float, float]:
     """The cyclic collector's pauses so far, all generations: seconds in all and passes, from
     /metrics (0 and 0 from a server that does not time them)."""
-    text = await metrics_text(base)
+    return gc_totals(await metrics_text(base))
+
+
+def gc_totals(text: str) -> tuple[float, float]:
+    """``gc_pauses`` from the text of /metrics."""
     found = re.findall(r'^dragontable_gc_pause_seconds_(sum|count)\{generation="\d"\} ([0-9.e+-]+)$', text, re.M)
     return sum(float(v) for k, v in found if k == "sum"), sum(float(v) for k, v in found if k == "count")
 

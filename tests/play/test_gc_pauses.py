@@ -4,11 +4,16 @@ pass timed under its generation while an app runs, and no longer once it stopped
 from __future__ import annotations
 
 import gc
+import sys
 from pathlib import Path
 
 from backend.play.metrics import GcPauses, Metrics
 
 from .inprocess import serving
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.server_metrics import gc_totals  # noqa: E402
 
 
 def sample(metrics: Metrics, name: str, generation: int) -> float:
@@ -52,4 +57,13 @@ async def test_the_app_times_the_collector_while_it_runs(tmp_path: Path) -> None
         exposed = metrics.exposition().decode()
         for g in "012":
             assert f'dragontable_gc_pause_seconds_count{{generation="{g}"}}' in exposed
+        # What the load benchmark reads of it (bench/server_metrics.py): every generation's
+        # (no pass may come between the two reads).
+        gc.disable()
+        try:
+            seconds, count = gc_totals(metrics.exposition().decode())
+            assert count == sum(passes(metrics, g) for g in range(3)) >= 1
+            assert seconds == sum(sample(metrics, "sum", g) for g in range(3)) > 0
+        finally:
+            gc.enable()
     assert installed not in gc.callbacks
