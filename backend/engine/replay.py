@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
 import orjson
 
-from .core import Action, Event, Game, Seat, SharedEncoding, Transition
+from .core import Action, Event, Game, Seat, SharedEncoding, Transition, implements
 from .digest import sha256_hex
 
 S = TypeVar("S")
@@ -57,9 +57,13 @@ def hash_and_text(game: Game[S], state: S) -> tuple[str, str]:
 def encoded_to_spell(game: Game[S], state: S) -> dict[str, Any]:
     """``encode_state(state)``, or the same data without copies where the game gives it
     (``SharedEncoding``): for a caller that spells it at once."""
-    if isinstance(game, SharedEncoding):
+    if _shares_encoding(game):
         return game.encode_read(state)
     return game.encode_state(state)
+
+
+def _shares_encoding(game: Game[S]) -> TypeGuard[SharedEncoding[S]]:
+    return implements(game, SharedEncoding)
 
 
 def state_hash(game: Game[S], state: S) -> str:

@@ -86,12 +86,17 @@ def legal_read(state: State, seat: str) -> list[dict[str, Any]]:
 _LEGAL_KEYS: dict[str, tuple[str, str]] = {}
 
 
-def _listed(state: State, seat: str) -> list[dict[str, Any]]:
-    """The listed actions, memoised on the state: the server and the driver ask for the list,
-    then validate one of them against the same state."""
+def _legal_key(seat: str) -> tuple[str, str]:
     key = _LEGAL_KEYS.get(seat)
     if key is None:
         key = _LEGAL_KEYS[seat] = ("legal", seat)
+    return key
+
+
+def _listed(state: State, seat: str) -> list[dict[str, Any]]:
+    """The listed actions, memoised on the state: the server and the driver ask for the list,
+    then validate one of them against the same state."""
+    key = _legal_key(seat)
     cached: list[dict[str, Any]] | None = state._cache.get(key)
     if cached is not None:
         return cached
@@ -107,7 +112,7 @@ def _listed_of(state: State, seat: str, p: dict[str, Any], kind: str) -> list[di
     memoised too.  The same actions are accepted either way (tests/games/dorasure/
     test_speed_equivalence.py)."""
     part_of = PROMPTS[p["kind"]].legal_of
-    if part_of is None or ("legal", seat) in state._cache:
+    if part_of is None or _legal_key(seat) in state._cache:
         return _listed(state, seat)
     key = ("legal", seat, kind)
     cached: list[dict[str, Any]] | None = state._cache.get(key)
@@ -154,7 +159,7 @@ ON_TURN = TYPES_BY_KIND["move"] | TYPES_BY_KIND["act"]
 def validate(state: State, seat: str, action: object) -> None:
     # Most often the whole list is memoised (the server and the driver list, then validate, and
     # apply validates again): one look-up. ``listed`` takes only an exact dict of exact types.
-    legal = state._cache.get(("legal", seat))
+    legal = state._cache.get(_legal_key(seat))
     if legal is not None and listed(action, legal):
         return
     action = check_action_shape(action)
