@@ -23,7 +23,9 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
+from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
 
 LEAN = "backend.play.wsserver:LeanWebSocketProtocol"
 SCOPE_KEY = "dragontable.socket"  # the scope's LeanWebSocketProtocol, while it is connected
@@ -138,6 +140,31 @@ class Gate(_Waiters):
         return True
 
 
+def _forget_the_request(conn: ServerProtocol) -> None:
+    """Let the upgrade request go from ``websockets``' parser, which holds it for the socket's
+    life: ``ServerProtocol.parse`` reads the request into a local, then parses every frame after
+    it from inside the same generator.  A request is ≈ 12 objects the cyclic collector tracks
+    (its headers: a dict, a list and a list per header), a tenth of what a connection keeps,
+    scanned by every young pass while the socket is new (bench/README.md, issue 15 point 2,
+    tenth session).
+
+    The frame parser (``Protocol.parse``) is started afresh in its place only while the old one
+    waits between frames for a byte that has not come (``StreamReader.at_eof``): then it holds
+    nothing read.  One that is in the middle of a frame the client sent before it had the
+    accept is kept."""
+    waiting: Any = conn.parser  # a generator (typed as the Generator protocol, which has no gi_*)
+    while waiting.gi_yieldfrom is not None:
+        waiting = waiting.gi_yieldfrom
+    if conn.state is not State.OPEN or waiting.gi_code is not _BETWEEN_FRAMES:
+        return
+    old, conn.parser = conn.parser, Protocol.parse(conn)
+    next(conn.parser)  # to its first wait for data, as ``Protocol.__init__`` starts it
+    old.close()
+
+
+_BETWEEN_FRAMES = StreamReader.at_eof.__code__
+
+
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -152,6 +179,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             # never gets here: it answers and closes instead.)
             self.request = None  # type: ignore[assignment]
             self.response = None  # type: ignore[assignment]
+            _forget_the_request(self.conn)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

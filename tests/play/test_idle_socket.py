@@ -15,20 +15,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 import websockets
 from starlette.websockets import WebSocketState
 from uvicorn.importer import import_from_string
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
-from websockets.protocol import State
+from websockets.http11 import Request
+from websockets.protocol import Protocol, State
+from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
 from backend.play.hub import Connection
-from backend.play.wsserver import LEAN, SCOPE_KEY, Gate, Inbox, LeanWebSocketProtocol, _LastFrame, ws_protocol
+from backend.play.wsserver import (
+    LEAN,
+    SCOPE_KEY,
+    Gate,
+    Inbox,
+    LeanWebSocketProtocol,
+    _forget_the_request,
+    _LastFrame,
+    ws_protocol,
+)
 
 from .inprocess import dorasure_table, serving, wait_for
 
@@ -67,6 +81,10 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
             (protocol,) = server.server_state.connections
             assert isinstance(protocol, LeanWebSocketProtocol)
             assert protocol.request is None and protocol.response is None
+            # websockets' parser too: the frames are read by a frame parser of its own, not by
+            # the one that read the request into a local and kept it.
+            assert protocol.conn.parser.gi_code is Protocol.parse.__code__
+            assert not any(isinstance(o, Request) for o in gc.get_referents(protocol.conn.parser.gi_frame))
             assert isinstance(protocol.queue, Inbox) and isinstance(protocol.writable, Gate)
             # The socket's task waits for the next message in our handler, which the app calls
             # itself: no router, route or exception middleware in between.
@@ -84,6 +102,33 @@ async def test_an_idle_table_socket_holds_no_router_handshake_or_writer(tmp_path
             await ws.send(json.dumps({"type": "ping"}))
             while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "pong":
                 assert frame["type"] == "presence", frame
+
+
+@pytest.mark.parametrize("early", [0, 1, 2, 3, 6, 20])
+def test_the_parser_is_replaced_only_between_frames_and_no_byte_is_lost(early: int) -> None:
+    """A client may send a part of its first frame before it has the accept (in a segment of its
+    own: uvicorn drops what shares the request's): a parser in the middle of a frame (after 1, 2,
+    3, 6 or 20 of its bytes: in its header, between the header and the mask, in the mask, in the
+    payload) is kept, and one between frames is replaced; either way the frame reads whole."""
+    server = ServerProtocol()
+    server.receive_data(
+        b"GET /ws/tables/t HTTP/1.1\r\nHost: example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    (request,) = server.events_received()
+    server.send_response(server.accept(request))
+    assert server.state is State.OPEN
+    hello = json.dumps({"type": "hello", "seat_token": None}).encode()
+    mask = os.urandom(4)
+    frame = bytes((0x81, 0x80 | len(hello))) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(hello))
+    server.receive_data(frame[:early])
+    _forget_the_request(server)
+    assert (server.parser.gi_code is Protocol.parse.__code__) == (early == 0)
+    server.receive_data(frame[early:])
+    (received,) = server.events_received()
+    assert received.opcode is Opcode.TEXT and received.data == hello
+    server.receive_data(frame)  # and the next one, from the same parser
+    assert [f.data for f in server.events_received()] == [hello]
 
 
 def test_a_frame_made_once_reads_back_as_its_text_whatever_its_length() -> None:
