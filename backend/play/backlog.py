@@ -10,8 +10,9 @@ streams (play/sidewatch.py) read it through ``entries``.
 from __future__ import annotations
 
 import asyncio
+import marshal
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,51 @@ def missed_entry(applied: Applied, seat: str | None) -> dict[str, Any]:
     )
 
 
+class Ring:
+    """A table's last committed steps, each kept as one ``bytes`` (``marshal``'s, of plain
+    tuples, dicts and lists): an ``Applied`` is ≈ 8 objects the cyclic collector tracks (its
+    events, their data, the lists in it), none of which it ever stops tracking. A ring of a
+    game's every step held them for the game's life, the largest part of what each young pass
+    of the collector scanned at 1,000 actions a second (bench/README.md, issue 15 point 2, tenth
+    session). A ``bytes`` is not tracked; a step is unpacked only when a reconnect or a page of
+    history reads it. A step whose events hold something ``marshal`` cannot write (no game's
+    do: their data is JSON) is kept as it is."""
+
+    __slots__ = ("_steps",)
+
+    def __init__(self, size: int) -> None:
+        self._steps: deque[bytes | Applied] = deque(maxlen=size)
+
+    def append(self, applied: Applied) -> None:
+        packed = (applied.seq, applied.by, applied.action_id, applied.auto,
+                  tuple((e.kind, dict(e.data), e.to) for e in applied.events))  # fmt: skip
+        try:
+            self._steps.append(marshal.dumps(packed))
+        except ValueError:  # an object marshal does not write
+            self._steps.append(applied)
+
+    def clear(self) -> None:
+        self._steps.clear()
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __iter__(self) -> Iterator[Applied]:
+        return map(_unpacked, self._steps)
+
+    def first_seq(self) -> int | None:
+        """The seq of the oldest step held, None when none is."""
+        return _unpacked(self._steps[0]).seq if self._steps else None
+
+
+def _unpacked(step: bytes | Applied) -> Applied:
+    if type(step) is not bytes:
+        assert isinstance(step, Applied)
+        return step
+    seq, by, action_id, auto, events = marshal.loads(step)
+    return Applied(seq, by, action_id, auto, tuple(Event(kind, data, to) for kind, data, to in events))
+
+
 class Backlog:
     """One table's past updates (the master adds each step with its lock held)."""
 
@@ -49,13 +95,14 @@ class Backlog:
         self.repo = repo
         self.game = game
         self.table_id = table_id
-        self.ring: deque[Applied] = deque(maxlen=ring)
+        self.ring = Ring(ring)
         self._setup_events: tuple[Event, ...] | None = None
 
     async def entries(self, seat: str | None, after: int, upto: int) -> list[dict[str, Any]]:
         """The updates after seq ``after`` up to ``upto``, each with the events ``seat`` may see:
         from memory when the ring still holds them, otherwise from the stored log."""
-        if self.ring and self.ring[0].seq <= after + 1:
+        first = self.ring.first_seq()
+        if first is not None and first <= after + 1:
             return [missed_entry(a, seat) for a in self.ring if after < a.seq <= upto]
         repo = self.repo
         actions = await asyncio.to_thread(repo.actions_after, self.table_id, after, upto)
@@ -87,6 +134,8 @@ class Backlog:
         if self._setup_events is None:
             r = record  # a fork's seq 0 tells where it came from (issue 14.5)
             assert r.seed_hex is not None
-            start = start_transition(self.game, bytes.fromhex(r.seed_hex), r.options, r.origin, r.origin_state)
+            start = start_transition(
+                self.game, bytes.fromhex(r.seed_hex), r.options, r.origin, r.origin_state
+            )
             self._setup_events = start.events
         return protocol.missed_update(0, events_for(self._setup_events, seat), None, None, False)
