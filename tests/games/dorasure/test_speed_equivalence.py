@@ -136,6 +136,9 @@ def _plain_search(s: State, hid: str) -> dict[str, list[tuple[str, int]]]:
 
 def test_the_search_finds_the_plain_routes(states):
     for state, seat in states:
-        assert movement.explore(_fresh(state), seat)["dest"] == _plain_search(state, seat)
+        dest = movement.explore(_fresh(state), seat)["dest"]
+        assert {m: movement.route_steps(r) for m, r in dest.items()} == _plain_search(state, seat)
+        # A route is one flat tuple of nodes and faces: nothing the collector keeps tracking.
+        assert all(type(r) is tuple and all(type(x) in (str, int) for x in r) for r in dest.values())
     # The memo is bounded: the 60 games looked for more searches than it keeps.
     assert len(movement._EXPLORED) <= movement._EXPLORED_MAX

@@ -113,10 +113,24 @@ def basics(s: State, hid: str) -> Basics:
     return cached
 
 
+# A route to an end node: its steps' nodes and dice faces, one after the other
+# (node, face, node, face, ...). One flat tuple of strings and ints, which the cyclic collector
+# stops tracking at its first pass, where a list of (node, face) pairs was 1 + n objects that
+# it tracked for as long as the search was kept: the routes of the live tables' last searches
+# were a sixth of every young pass at 1,000 actions a second (bench/README.md, issue 15 point 2,
+# tenth session).
+Route = tuple[str | int, ...]
+
+
+def route_steps(route: Route) -> list[tuple[str, int]]:
+    """A route's steps as (node, die face) pairs, in order."""
+    return [(str(route[i]), int(route[i + 1])) for i in range(0, len(route), 2)]
+
+
 # Searches by what they depend on (position, dice, the others' nodes, the board's lands): the
 # server lists a seat's moves, validates the answer against the same state and applies it to
 # a copy, and each would search again.  Bounded: only the last few positions come back.
-_EXPLORED: dict[tuple[Any, ...], dict[str, list[tuple[str, int]]]] = {}
+_EXPLORED: dict[tuple[Any, ...], dict[str, Route]] = {}
 _EXPLORED_MAX = 256
 
 
@@ -127,8 +141,8 @@ def explore(s: State, hid: str) -> dict[str, Any]:
     first, so the first route found to a node is the canonical one (R65: fewest
     steps, lowest dice).  A position whose dice are beaten by an earlier position on
     the same node is not expanded: the earlier one reaches everything it could.
-    Returns ``basics`` and ``dest``: node → [(node, die), ...] for every legal end node
-    other than the current one (shared: read, never edit).
+    Returns ``basics`` and ``dest``: node → its ``Route`` (``route_steps``: [(node, die), ...])
+    for every legal end node other than the current one (shared: read, never edit).
     """
     key = ("explore", hid)
     if key in s._cache:
@@ -198,13 +212,13 @@ def _search(
     others: frozenset[str],
     need: dict[str, int],
     sink: frozenset[str],
-) -> dict[str, list[tuple[str, int]]]:
+) -> dict[str, Route]:
     """The BFS of ``explore``, over (node, number of the dice left in ``_dice_table``)."""
     table = _dice_table(start)
     steps, dominates = table.steps, table.dominates
     parent: dict[tuple[str, int], tuple[tuple[str, int], str, int] | None] = {(here, 0): None}
     covered: dict[str, int] = {here: dominates[0]}  # per node: the dice some kept position beats
-    dest: dict[str, list[tuple[str, int]]] = {}
+    dest: dict[str, Route] = {}
     frontier: list[tuple[str, int]] = [(here, 0)]
     while frontier:
         nxt: list[tuple[str, int]] = []
@@ -224,12 +238,12 @@ def _search(
                     parent[np] = (pos, m, f)
                     nxt.append(np)
                     if m != here and m not in dest and (m not in others or can_share(s, m)):
-                        path: list[tuple[str, int]] = []
+                        path: list[str | int] = []
                         p = np
                         while (link := parent[p]) is not None:
                             p, mm, ff = link
-                            path.append((mm, ff))
-                        dest[m] = path[::-1]
+                            path += (ff, mm)  # backwards: turned round below
+                        dest[m] = tuple(reversed(path))
                 covered[m] = seen
         frontier = nxt
     return dest
@@ -431,8 +445,8 @@ def _move_answer(ctx: Ctx, p: dict[str, Any], a: dict[str, Any]) -> None:
     # The route was found when the move was listed or validated, on the state this apply started
     # from: the working copy differs from it only by the prompt being answered.
     found_on = ctx.before if ctx.before is not None else s
-    path = explore(found_on, p["seat"])["dest"][a["to"]]
-    push(s, *[("step", m, f) for m, f in path])
+    route = explore(found_on, p["seat"])["dest"][a["to"]]
+    push(s, *[("step", m, f) for m, f in route_steps(route)])
 
 
 prompt_kind(
