@@ -113,6 +113,10 @@ class Phase:
         self.stop = False
         # Seconds between two actions of one table (0: closed loop, as fast as the server answers).
         self.interval = interval
+        # Open: the drivers may act. Closed by ``server_load.py --interleave`` while the other
+        # server of the run has its slice (an action in flight still lands).
+        self.gate = asyncio.Event()
+        self.gate.set()
 
 
 class Pacer:

@@ -25,6 +25,11 @@ view patches on and with ``DRAGONTABLE_VIEW_PATCHES=0`` (whole views, as before)
 same seeded tables, then the floor; prints each run and the means, and CPU per action of this tree
 over the baseline's (the machine drifts by more than most changes: pairs share the drift).
 
+``--interleave SECONDS``: this tree's server and the floor up together, played in turn in slices of
+that many seconds until each has had ``--seconds`` (closed loop or ``--rate``): the ratio of their
+CPU then falls on the same minutes of the machine, where a floor measured after the server meets
+another speed (bench/README.md, issue 15 point 2, tenth session).
+
 ``--bots LEVEL`` (issue 12) plays every seat with a bot of that level instead, each one a
 ``BotClient`` (backend/botplay/client.py) speaking the public protocol like a browser: the
 run then reports actions/s and server CPU per action with bots deciding (no floor, no
@@ -118,6 +123,7 @@ async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[
     turn = rnd.randrange(len(ws_bases))
     first = True
     while not phase.stop:
+        await phase.gate.wait()
         table = await asyncio.to_thread(api.create_table, game, options)
         tokens = {
             s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
@@ -150,6 +156,7 @@ async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[
                 await asyncio.sleep(0.01)
                 continue
             await pacer.wait()
+            await phase.gate.wait()
             actor = rnd.choice(ready)
             seq = actor.seq + 1
             arrivals = [p.arrival(seq) for p in everyone]
@@ -183,6 +190,7 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
     pacer = Pacer(phase, random.Random(group))
     while not phase.stop:
         await pacer.wait()
+        await phase.gate.wait()
         seq += 1
         actor = peers[seq % seats]
         arrivals = [p.arrival(seq) for p in peers]
@@ -197,20 +205,21 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
 
 
 async def timed(
-    coros: list[Any], warmup: float, seconds: float, pids: list[int], phase: Phase, stats: Stats,
-    probe: Callable[[], Awaitable[Any]] | None = None, probed: list[Any] | None = None,
+    coros: list[Any],
+    warmup: float,
+    seconds: float,
+    pids: list[int],
+    phase: Phase,
+    stats: Stats,
+    probe: Callable[[], Awaitable[Any]] | None = None,
+    probed: list[Any] | None = None,
 ) -> tuple[float, float]:
     """Measure ``seconds`` of steady play: the clock starts ``warmup`` seconds after every
     table is playing, so the first setup of all tables at once is not counted (the
     replacement of finished games during the window is). ``probe``'s answers at the window's
     start and end go to ``probed``."""
     tasks = [asyncio.create_task(c) for c in coros]
-    deadline = time.perf_counter() + 120
-    while phase.playing < len(tasks) and time.perf_counter() < deadline:
-        done = [t for t in tasks if t.done()]
-        if done:
-            await done[0]  # a driver failed: say why
-        await asyncio.sleep(0.05)
+    await _all_playing(tasks, phase, len(tasks))
     await asyncio.sleep(warmup)
     if probe is not None and probed is not None:
         probed.append(await probe())
@@ -323,17 +332,104 @@ async def drive_servers(
     # The collector's passes and their pauses in all (the loop stands still for each).
     real["gc_passes"] = int(gc_n1 - gc_n0)
     real["gc_pause_ms"] = round(1000 * (gc_s1 - gc_s0), 1)
-    connections = args.seats + args.spectators
-    per = max(1, stats.actions) * connections
+    return per_connection(real, args, stats.actions)
+
+
+def per_connection(real: dict[str, Any], args: argparse.Namespace, actions: int) -> dict[str, Any]:
+    """``real`` (a ``Stats.summary``) with its bytes per action and connection, not in all."""
+    per = max(1, actions) * (args.seats + args.spectators)
     real["update_bytes_per_action_per_connection"] = round(real.pop("update_bytes") / per, 1)
     real["bytes_per_action_per_connection"] = round(real.pop("all_bytes") / per, 1)
     return real
+
+
+async def run_interleaved(
+    args: argparse.Namespace, tmp: Path, patches: bool, interval: float
+) -> dict[str, Any]:
+    """This tree's server and the floor up side by side, each played in turn for
+    ``args.interleave`` seconds until each has had ``args.seconds``: the machine's drift within
+    the run falls on both alike, as it does not on a floor measured after the server. Each
+    slice's CPU is its server's, read from /proc as the slice begins and ends; the other's
+    drivers wait at their gate, their actions in flight landing in the pause between slices."""
+    name = label(patches).replace(" ", "-") + "-interleaved"
+    env = {**SERVER_ENV, "DRAGONTABLE_VIEW_PATCHES": "1" if patches else "0"}
+    server = ServerProcess(f"sqlite:///{tmp / f'{name}.db'}", env=env, log_path=tmp / f"{name}.log").start()
+    floor: subprocess.Popen[bytes] | None = None
+    rnd = random.Random(args.seed)
+    stats, fstats = Stats(), Stats()
+    phase, fphase = Phase(interval), Phase(interval)
+    options = game_options(args.game, args.seats, args.seed)
+    ws_base = server.base_url.replace("http", "ws")
+    tasks = [
+        asyncio.create_task(drive_server(server.base_url, [ws_base], args.game, options, args.spectators,
+                                         phase, stats, random.Random(rnd.random())))
+        for _ in range(args.tables)
+    ]  # fmt: skip
+    try:
+        await _all_playing(tasks, phase, args.tables)
+        await asyncio.sleep(args.warmup)
+        size = args.frame_bytes or sample_frame_size(tmp / f"{name}.db")  # (snapshots by now)
+        port = free_port()
+        floor = subprocess.Popen([sys.executable, str(FLOOR_SERVER), str(port)], stdout=subprocess.PIPE)
+        assert floor.stdout is not None and floor.stdout.readline().strip() == b"ready"
+        floor_tasks = [
+            asyncio.create_task(drive_floor(f"ws://127.0.0.1:{port}", g, args.seats, args.spectators, size,
+                                            fphase, fstats))
+            for g in range(args.tables)
+        ]  # fmt: skip
+        tasks += floor_tasks
+        await _all_playing(floor_tasks, fphase, args.tables)
+        turns = [(phase, stats, server.pid), (fphase, fstats, floor.pid)]
+        spent = {server.pid: [0.0, 0.0], floor.pid: [0.0, 0.0]}  # seconds measured, CPU seconds
+        slices = max(1, round(args.seconds / args.interleave))
+        for n in range(2 * slices):
+            (on, on_stats, pid), (off, _, _) = turns[n % 2], turns[1 - n % 2]
+            off.gate.clear()
+            await asyncio.sleep(0.25)  # the other's actions in flight land
+            on.gate.set()
+            await asyncio.sleep(0.25)  # and this one's drivers are under way again
+            cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+            on.measuring = on_stats.measuring = True
+            await asyncio.sleep(args.interleave)
+            on.measuring = on_stats.measuring = False
+            spent[pid][0] += time.perf_counter() - t0
+            spent[pid][1] += cpu_seconds(pid) - cpu0
+        load_after = os.getloadavg()[0]
+    finally:
+        phase.stop = fphase.stop = True
+        phase.gate.set()
+        fphase.gate.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        server.stop()
+        if floor is not None:
+            floor.terminate()
+            floor.wait()
+    assert floor is not None
+    real = per_connection(stats.summary(spent[server.pid][0]), args, stats.actions)
+    real["cpu_us_per_action"] = round(spent[server.pid][1] * 1e6 / max(1, stats.actions), 1)
+    floor_summary = fstats.summary(spent[floor.pid][0])
+    floor_summary["cpu_us_per_action"] = round(spent[floor.pid][1] * 1e6 / max(1, fstats.actions), 1)
+    for key in ("update_bytes", "all_bytes"):
+        floor_summary.pop(key)
+    return {"servers": {f"{label(patches)}, interleaved": real}, "floor": floor_summary, "frame_bytes": size,
+            "slices": slices, "load_after": load_after}  # fmt: skip
+
+
+async def _all_playing(tasks: list[asyncio.Task[None]], phase: Phase, tables: int) -> None:
+    """Until every table of ``phase`` plays (a driver that failed says why)."""
+    deadline = time.perf_counter() + 120
+    while phase.playing < tables and time.perf_counter() < deadline:
+        for task in tasks:
+            if task.done():
+                await task
+        await asyncio.sleep(0.05)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="dt-bench-"))
     interval = args.tables / args.rate if args.rate else 0.0
     load_before = os.getloadavg()[0]
+    mode = f"paced at {args.rate:g} actions/s" if args.rate else "closed loop"
     if args.bots:
         real = await run_server(args, tmp, True, interval)
         for key in ("p50_ms", "p99_ms"):  # the bots time nothing: they decide when they see fit
@@ -342,6 +438,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "seconds": args.seconds, "server": real, "cores": os.cpu_count(),
                 "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}  # fmt: skip
     modes = {"both": [True, False], "on": [True], "off": [False]}[args.patches]
+    if args.interleave:
+        # One server (the first of --patches' modes) and the floor in turn, slice by slice.
+        out = await run_interleaved(args, tmp, modes[0], interval)
+        real, floor_summary = next(iter(out["servers"].values())), out["floor"]
+        real["throughput_ratio"] = round(real["actions_per_s"] / floor_summary["actions_per_s"], 3)
+        real["cpu_ratio"] = round(real["cpu_us_per_action"] / max(0.1, floor_summary["cpu_us_per_action"]), 2)
+        return {"game": args.game, "tables": args.tables, "seats": args.seats, "spectators": args.spectators,
+                "seconds": args.seconds, "frame_bytes": out["frame_bytes"], "servers": out["servers"],
+                "floor": floor_summary, "cores": os.cpu_count(),
+                "mode": f"{mode}, the floor in turn in {out['slices']} slices of {args.interleave:g} s each",
+                "workers": 0, "load_average": [round(load_before, 2), round(out["load_after"], 2)]}  # fmt: skip
     if args.workers:
         # Scale-out: one worker against ``--workers`` on the same PostgreSQL and Redis, patches on.
         modes = [True]
@@ -396,7 +503,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "servers": servers,
         "floor": floor_summary,
         "cores": os.cpu_count(),
-        "mode": f"paced at {args.rate:g} actions/s" if args.rate else "closed loop",
+        "mode": mode,
         "workers": args.workers,
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
@@ -410,7 +517,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for who in ("baseline", "this tree")
         }  # fmt: skip
         result["cpu_this_over_baseline"] = round(
-            result["means"]["this tree"]["cpu_us_per_action"] / result["means"]["baseline"]["cpu_us_per_action"], 3
+            result["means"]["this tree"]["cpu_us_per_action"]
+            / result["means"]["baseline"]["cpu_us_per_action"],
+            3,
         )
     if set(servers) == {"patches on", "patches off"}:
         on, off = servers["patches on"], servers["patches off"]
@@ -494,6 +603,9 @@ def main() -> int:
                    help="another checkout (e.g. `git archive <commit> | tar -x -C /tmp/before`) whose server "
                         "runs in turn with this one, --pairs times, beside one floor; prints the means (writes nothing)")  # fmt: skip
     p.add_argument("--pairs", type=int, default=3, help="baseline/this-tree pairs with --baseline")
+    p.add_argument("--interleave", type=float, default=0.0, metavar="SECONDS",
+                   help="this tree's server (the first of --patches' modes) and the floor up together, played "
+                        "in turn in slices of this many seconds: a ratio the machine's drift moves less")  # fmt: skip
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args()
     result = asyncio.run(run(args))
