@@ -117,8 +117,8 @@ def basics(s: State, hid: str) -> Basics:
 # (node, face, node, face, ...). One flat tuple of strings and ints, which the cyclic collector
 # stops tracking at its first pass, where a list of (node, face) pairs was 1 + n objects that
 # it tracked for as long as the search was kept: the routes of the live tables' last searches
-# were a sixth of every young pass at 1,000 actions a second (bench/README.md, issue 15 point 2,
-# tenth session).
+# were ≈ 15 % of the objects in each young pass at 1,000 actions a second (bench/README.md,
+# issue 15 point 2, tenth session).
 Route = tuple[str | int, ...]
 
 
