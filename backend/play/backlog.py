@@ -50,9 +50,10 @@ class Ring:
     game's every step held them for the game's life, and every young pass of the collector
     scanned them. Packed (and with the sockets' upgrade requests let go, play/wsserver.py), its
     pauses at 1,000 actions a second came to 254 ms in 30 s against 415, a pass 21 ms against
-    28 (bench/README.md, issue 15 point 2, tenth session), for ≈ 3 µs a step. A ``bytes`` is not tracked; a step is unpacked only when a reconnect or a page of
-    history reads it. A step whose events hold something ``marshal`` cannot write (no game's
-    do: their data is JSON) is kept as it is."""
+    28 (bench/README.md, issue 15 point 2, tenth session), for ≈ 3 µs a step. A ``bytes`` is
+    not tracked; a step is unpacked only when a reconnect or a page of history reads it. A step
+    whose events hold something ``marshal`` cannot write (no game's do: their data is JSON) is
+    kept as it is."""
 
     __slots__ = ("_steps",)
 

@@ -14,7 +14,6 @@ from backend.engine.playout import play_random
 from backend.engine.registry import get_game
 from backend.play.backlog import Applied, Ring, missed_entry
 
-
 OPTIONS = {"dorasure": {"heroes": ["ninja", "hunter", "paladin", "shaman"]}}
 
 
@@ -41,7 +40,12 @@ def test_every_step_reads_back_as_it_was_for_every_seat(game_name: str, seed: in
     read = list(ring)
     assert len(read) == len(steps) and ring.first_seq() == 1
     for before, after in zip(steps, read, strict=True):
-        assert (after.seq, after.by, after.action_id, after.auto) == (before.seq, before.by, before.action_id, before.auto)
+        assert (after.seq, after.by, after.action_id, after.auto) == (
+            before.seq,
+            before.by,
+            before.action_id,
+            before.auto,
+        )
         assert type(after.auto) is bool
         assert [(e.kind, dict(e.data), e.to) for e in after.events] == [
             (e.kind, dict(e.data), e.to) for e in before.events
@@ -67,7 +71,9 @@ def test_the_ring_keeps_the_newest_steps_and_a_step_marshal_cannot_write_as_it_i
     ring.append(odd)
     assert list(ring) == [odd]  # kept as it is: read back the same object
     for seq in range(2, 6):
-        ring.append(Applied(seq, "h1", f"a{seq}", True, (Event("moved", {"to": [seq, 0.5]}, frozenset({"h1"})),)))
+        ring.append(
+            Applied(seq, "h1", f"a{seq}", True, (Event("moved", {"to": [seq, 0.5]}, frozenset({"h1"})),))
+        )
     assert len(ring) == 3 and ring.first_seq() == 3
     assert [a.seq for a in ring] == [3, 4, 5]
     assert next(iter(ring)).events == (Event("moved", {"to": [3, 0.5]}, frozenset({"h1"})),)
