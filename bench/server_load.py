@@ -49,16 +49,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import websockets  # noqa: E402
 
-from bench.load_peers import HEAD, Pacer, Peer, Phase, Stats  # noqa: E402
+from bench.load_drivers import (  # noqa: E402
+    all_playing,
+    cpu_seconds,
+    drive_bots,
+    drive_floor,
+    drive_server,
+    timed,
+)
+from bench.load_peers import Phase, Stats  # noqa: E402
 from bench.server_metrics import (  # noqa: E402
     Commits,
     commit_figures,
@@ -67,172 +73,16 @@ from bench.server_metrics import (  # noqa: E402
     histogram_quantile,
     seats_histogram,
 )
-from tests.server_fixtures import Api, ServerProcess, free_port  # noqa: E402
+from tests.server_fixtures import ServerProcess, free_port  # noqa: E402
 
 README = ROOT / "bench" / "README.md"
 BEGIN, END = "<!-- server:begin -->", "<!-- server:end -->"
 WORKERS_BEGIN, WORKERS_END = "<!-- workers:begin -->", "<!-- workers:end -->"
-TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_ENV = {"DRAGONTABLE_PROMPT_TIMEOUT_SECONDS": "600"}
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
-
-
-async def drive_bots(base: str, ws_base: str, game: str, options: dict[str, Any], level: str,
-                     phase: Phase, stats: Stats) -> None:  # fmt: skip
-    """Tables whose every seat is a bot over the real protocol; a spectator counts the actions."""
-    from backend.botplay.client import BotClient
-
-    api = await asyncio.to_thread(Api, base, "bench")
-    first = True
-    while not phase.stop:
-        table = await asyncio.to_thread(api.create_table, game, options)
-        tokens = {
-            s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
-        }
-        await asyncio.to_thread(api.start, table["id"])
-        watcher = await websockets.connect(f"{ws_base}/ws/tables/{table['id']}", max_size=2**24)
-        await watcher.send(json.dumps({"type": "hello", "seat_token": None}))
-        clients = [BotClient(base, table["id"], seat, level, token) for seat, token in tokens.items()]
-        runs = [asyncio.create_task(c.run()) for c in clients]
-        if first:
-            phase.playing += 1
-            first = False
-        try:
-            async for text in watcher:
-                if HEAD.match(text) and phase.measuring:
-                    stats.actions += 1
-                if phase.stop or '"type": "finished"' in text or '"type":"finished"' in text:
-                    break
-        except websockets.ConnectionClosed:
-            pass
-        for run in runs:
-            run.cancel()
-        await watcher.close()
-
-
-async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[str, Any], spectators: int,
-                       phase: Phase, stats: Stats, rnd: random.Random) -> None:  # fmt: skip
-    """One table after another through ``base``; its connections are dealt round the workers of
-    ``ws_bases`` (seat i of table g on worker (g + i) mod n), so with two workers every action
-    is applied on one and crosses the bus to the other's connections."""
-    api = await asyncio.to_thread(Api, base, "bench")
-    turn = rnd.randrange(len(ws_bases))
-    first = True
-    while not phase.stop:
-        await phase.gate.wait()
-        table = await asyncio.to_thread(api.create_table, game, options)
-        tokens = {
-            s["seat"]: await asyncio.to_thread(api.join, table["id"], s["seat"]) for s in table["seats"]
-        }
-        await asyncio.to_thread(api.start, table["id"])
-        if phase.measuring:
-            stats.tables += 1
-        urls = [f"{w}/ws/tables/{table['id']}" for w in ws_bases]
-        turn += 1
-        seats: dict[str, Peer] = {}
-        watchers: list[Peer] = []
-        for i, (seat, token) in enumerate(tokens.items()):
-            ws = await websockets.connect(urls[(turn + i) % len(urls)], max_size=2**24)
-            await ws.send(json.dumps({"type": "hello", "seat_token": token, "patches": True}))
-            seats[seat] = Peer(ws, seat=True, stats=stats)
-        for i in range(spectators):
-            ws = await websockets.connect(urls[(turn + len(tokens) + i) % len(urls)], max_size=2**24)
-            await ws.send(json.dumps({"type": "hello", "seat_token": None, "patches": True}))
-            watchers.append(Peer(ws, stats=stats))
-        everyone = [*seats.values(), *watchers]
-        await asyncio.gather(*(p.arrival(0) for p in everyone))
-        if first:
-            phase.playing += 1
-            first = False
-        n = 0
-        pacer = Pacer(phase, rnd)
-        while not phase.stop and not any(p.finished for p in everyone):
-            ready = [p for s, p in seats.items() if s in p.to_act and p.legal]
-            if not ready:
-                await asyncio.sleep(0.01)
-                continue
-            await pacer.wait()
-            await phase.gate.wait()
-            actor = rnd.choice(ready)
-            seq = actor.seq + 1
-            arrivals = [p.arrival(seq) for p in everyone]
-            sent = time.perf_counter()
-            await actor.ws.send(json.dumps(
-                {"type": "act", "seq": actor.seq, "action_id": f"b{n}", "action": rnd.choice(actor.legal)}
-            ))  # fmt: skip
-            n += 1
-            done = await asyncio.gather(*arrivals)
-            if phase.measuring:
-                stats.actions += 1
-                stats.latencies.append(max(done) - sent)
-        for p in everyone:
-            await p.ws.close()
 
 
 # -- the floor: a bare websockets fan-out server --------------------------------------------
 FLOOR_SERVER = Path(__file__).with_name("floor_server.py")
-
-
-async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, size: int,
-                      phase: Phase, stats: Stats) -> None:  # fmt: skip
-    peers = []
-    for _ in range(seats + spectators):
-        ws = await websockets.connect(ws_base, max_size=2**24)
-        await ws.send(json.dumps({"t": "join", "g": group}))
-        peers.append(Peer(ws))
-    await asyncio.sleep(0.2)
-    phase.playing += 1
-    seq = 0
-    pacer = Pacer(phase, random.Random(group))
-    while not phase.stop:
-        await pacer.wait()
-        await phase.gate.wait()
-        seq += 1
-        actor = peers[seq % seats]
-        arrivals = [p.arrival(seq) for p in peers]
-        sent = time.perf_counter()
-        await actor.ws.send(json.dumps({"t": "act", "seq": seq, "size": size}))
-        done = await asyncio.gather(*arrivals)
-        if phase.measuring:
-            stats.actions += 1
-            stats.latencies.append(max(done) - sent)
-    for p in peers:
-        await p.ws.close()
-
-
-async def timed(
-    coros: list[Any],
-    warmup: float,
-    seconds: float,
-    pids: list[int],
-    phase: Phase,
-    stats: Stats,
-    probe: Callable[[], Awaitable[Any]] | None = None,
-    probed: list[Any] | None = None,
-) -> tuple[float, float]:
-    """Measure ``seconds`` of steady play: the clock starts ``warmup`` seconds after every
-    table is playing, so the first setup of all tables at once is not counted (the
-    replacement of finished games during the window is). ``probe``'s answers at the window's
-    start and end go to ``probed``."""
-    tasks = [asyncio.create_task(c) for c in coros]
-    await _all_playing(tasks, phase, len(tasks))
-    await asyncio.sleep(warmup)
-    if probe is not None and probed is not None:
-        probed.append(await probe())
-    phase.measuring = stats.measuring = True
-    cpu0, t0 = sum(map(cpu_seconds, pids)), time.perf_counter()
-    await asyncio.sleep(seconds)
-    phase.measuring = stats.measuring = False
-    cpu1, t1 = sum(map(cpu_seconds, pids)), time.perf_counter()
-    if probe is not None and probed is not None:
-        probed.append(await probe())
-    phase.stop = True
-    await asyncio.gather(*tasks)
-    return t1 - t0, cpu1 - cpu0
 
 
 def game_options(game: str, seats: int, seed: int) -> dict[str, Any]:
@@ -366,7 +216,7 @@ async def run_interleaved(
         for _ in range(args.tables)
     ]  # fmt: skip
     try:
-        await _all_playing(tasks, phase, args.tables)
+        await all_playing(tasks, phase, args.tables)
         await asyncio.sleep(args.warmup)
         size = args.frame_bytes or sample_frame_size(tmp / f"{name}.db")  # (snapshots by now)
         port = free_port()
@@ -378,7 +228,7 @@ async def run_interleaved(
             for g in range(args.tables)
         ]  # fmt: skip
         tasks += floor_tasks
-        await _all_playing(floor_tasks, fphase, args.tables)
+        await all_playing(floor_tasks, fphase, args.tables)
         turns = [(phase, stats, server.pid), (fphase, fstats, floor.pid)]
         spent = {server.pid: [0.0, 0.0], floor.pid: [0.0, 0.0]}  # seconds measured, CPU seconds
         slices = max(1, round(args.seconds / args.interleave))
@@ -413,16 +263,6 @@ async def run_interleaved(
         floor_summary.pop(key)
     return {"servers": {f"{label(patches)}, interleaved": real}, "floor": floor_summary, "frame_bytes": size,
             "slices": slices, "load_after": load_after}  # fmt: skip
-
-
-async def _all_playing(tasks: list[asyncio.Task[None]], phase: Phase, tables: int) -> None:
-    """Until every table of ``phase`` plays (a driver that failed says why)."""
-    deadline = time.perf_counter() + 120
-    while phase.playing < tables and time.perf_counter() < deadline:
-        for task in tasks:
-            if task.done():
-                await task
-        await asyncio.sleep(0.05)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
