@@ -55,9 +55,10 @@ class Ring:
     whose events hold something ``marshal`` cannot write (no game's do: their data is JSON) is
     kept as it is."""
 
-    __slots__ = ("_steps",)
+    __slots__ = ("_seqs", "_steps")
 
     def __init__(self, size: int) -> None:
+        self._seqs: deque[int] = deque(maxlen=size)  # each step's seq, beside it: read unpacked
         self._steps: deque[bytes | Applied] = deque(maxlen=size)
 
     def append(self, applied: Applied) -> None:
@@ -68,8 +69,10 @@ class Ring:
             self._steps.append(marshal.dumps(packed, 2))
         except ValueError:  # an object marshal does not write
             self._steps.append(applied)
+        self._seqs.append(applied.seq)
 
     def clear(self) -> None:
+        self._seqs.clear()
         self._steps.clear()
 
     def __len__(self) -> int:
@@ -80,7 +83,11 @@ class Ring:
 
     def first_seq(self) -> int | None:
         """The seq of the oldest step held, None when none is."""
-        return _unpacked(self._steps[0]).seq if self._steps else None
+        return self._seqs[0] if self._seqs else None
+
+    def between(self, after: int, upto: int) -> list[Applied]:
+        """The steps held after seq ``after`` up to ``upto``, unpacking only those."""
+        return [_unpacked(step) for seq, step in zip(self._seqs, self._steps, strict=True) if after < seq <= upto]
 
 
 def _unpacked(step: bytes | Applied) -> Applied:
@@ -106,7 +113,7 @@ class Backlog:
         from memory when the ring still holds them, otherwise from the stored log."""
         first = self.ring.first_seq()
         if first is not None and first <= after + 1:
-            return [missed_entry(a, seat) for a in self.ring if after < a.seq <= upto]
+            return [missed_entry(a, seat) for a in self.ring.between(after, upto)]
         repo = self.repo
         actions = await asyncio.to_thread(repo.actions_after, self.table_id, after, upto)
         events = await asyncio.to_thread(repo.events_between, self.table_id, after, upto)

@@ -59,9 +59,9 @@ def test_a_step_is_one_object_the_collector_does_not_track() -> None:
     ring = Ring(len(steps))
     for applied in steps:
         ring.append(applied)
-    held = gc.get_referents(ring._steps)  # what the ring's deque holds
-    assert len(held) == len(steps)
-    assert all(type(s) is bytes and not gc.is_tracked(s) for s in held)
+    held = gc.get_referents(ring._steps) + gc.get_referents(ring._seqs)  # what the ring's deques hold
+    assert len(held) == 2 * len(steps)
+    assert all(type(s) in (bytes, int) and not gc.is_tracked(s) for s in held)
 
 
 def test_the_ring_keeps_the_newest_steps_and_a_step_marshal_cannot_write_as_it_is() -> None:
@@ -76,6 +76,8 @@ def test_the_ring_keeps_the_newest_steps_and_a_step_marshal_cannot_write_as_it_i
         )
     assert len(ring) == 3 and ring.first_seq() == 3
     assert [a.seq for a in ring] == [3, 4, 5]
+    assert [a.seq for a in ring.between(3, 5)] == [4, 5] and ring.between(5, 9) == []
+    assert [a.seq for a in ring.between(0, 3)] == [3]
     assert next(iter(ring)).events == (Event("moved", {"to": [3, 0.5]}, frozenset({"h1"})),)
     ring.clear()
     assert not ring and ring.first_seq() is None
