@@ -103,21 +103,23 @@ async def drive_server(base: str, ws_bases: list[str], game: str, options: dict[
             await pacer.wait()
             await phase.gate.wait()
             actor = rnd.choice(ready)
-            seq = actor.seq + 1
-            arrivals = [p.arrival(seq) for p in everyone]
-            sent = time.perf_counter()
-            await actor.ws.send(json.dumps(
-                {"type": "act", "seq": actor.seq, "action_id": f"b{n}", "action": rnd.choice(actor.legal)}
-            ))  # fmt: skip
+            act = {"type": "act", "seq": actor.seq, "action_id": f"b{n}", "action": rnd.choice(actor.legal)}
+            await one_action(actor, json.dumps(act), actor.seq + 1, everyone, phase, stats)
             n += 1
-            done = await asyncio.gather(*arrivals)
-            if phase.measuring:
-                stats.actions += 1
-                stats.latencies.append(max(done) - sent)
         for p in everyone:
             await p.ws.close()
 
 
+async def one_action(actor: Peer, text: str, seq: int, everyone: list[Peer], phase: Phase, stats: Stats) -> None:
+    """``actor`` sends ``text``; done when every peer of the table has reached ``seq``, its
+    latency (send to the last arrival) counted while measuring."""
+    arrivals = [p.arrival(seq) for p in everyone]
+    sent = time.perf_counter()
+    await actor.ws.send(text)
+    done = await asyncio.gather(*arrivals)
+    if phase.measuring:
+        stats.actions += 1
+        stats.latencies.append(max(done) - sent)
 
 
 async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, size: int,
@@ -135,14 +137,8 @@ async def drive_floor(ws_base: str, group: int, seats: int, spectators: int, siz
         await pacer.wait()
         await phase.gate.wait()
         seq += 1
-        actor = peers[seq % seats]
-        arrivals = [p.arrival(seq) for p in peers]
-        sent = time.perf_counter()
-        await actor.ws.send(json.dumps({"t": "act", "seq": seq, "size": size}))
-        done = await asyncio.gather(*arrivals)
-        if phase.measuring:
-            stats.actions += 1
-            stats.latencies.append(max(done) - sent)
+        await one_action(peers[seq % seats], json.dumps({"t": "act", "seq": seq, "size": size}), seq, peers,
+                         phase, stats)  # fmt: skip
     for p in peers:
         await p.ws.close()
 
